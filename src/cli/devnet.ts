@@ -1,0 +1,36 @@
+// bun run devnet [--scenario FILE] [--port N] [--manifest FILE]
+// The chain alone: node, contracts, pools and balances; runs until SIGINT/SIGTERM.
+import { BunRuntime } from "@effect/platform-bun"
+import { Effect, Layer } from "effect"
+import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet } from "../devnet/index.ts"
+import { parseFlags, parsePort } from "./args.ts"
+
+const USAGE = "usage: bun run devnet [--scenario FILE] [--port N] [--manifest FILE]"
+
+const flags = (() => {
+  try {
+    const { values } = parseFlags(process.argv.slice(2), {
+      scenario: { type: "string" },
+      port: { type: "string" },
+      manifest: { type: "string" },
+    })
+    return { scenarioPath: values.scenario, port: parsePort(values.port, "--port", 8545), manifestPath: values.manifest ?? DEFAULT_MANIFEST_PATH }
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}\n${USAGE}`)
+    process.exit(2)
+  }
+})()
+
+const announce = Layer.effectDiscard(
+  Effect.flatMap(Devnet, (devnet) => Effect.sync(() => console.log(describeDevnet(devnet, flags.manifestPath)))),
+)
+
+BunRuntime.runMain(
+  Layer.launch(announce.pipe(Layer.provide(Devnet.layer(flags)))).pipe(
+    Effect.catchTags({
+      ScenarioError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
+      DevnetError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
+    }),
+  ),
+  { disablePrettyLogger: true },
+)

@@ -1,0 +1,86 @@
+// Compiles the project's own Solidity (contracts/src) with the npm solc into
+// artifacts of the shape { abi, bytecode, deployedBytecode }.
+import { readdirSync, readFileSync, existsSync } from "node:fs"
+import { join, relative, resolve } from "node:path"
+// solc ships as CommonJS without types for its wrapper entry
+import solc from "solc"
+
+export const CONTRACTS_DIR = resolve(import.meta.dir, "../../contracts")
+export const SOURCE_DIR = join(CONTRACTS_DIR, "src")
+export const OUT_DIR = join(CONTRACTS_DIR, "out")
+const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
+
+/** One settings object for every contract, so artifacts are reproducible. */
+export const SOLC_SETTINGS = {
+  optimizer: { enabled: true, runs: 10_000 },
+  evmVersion: "cancun",
+  viaIR: false,
+  metadata: { bytecodeHash: "none", appendCBOR: false },
+  outputSelection: { "*": { "*": ["abi", "evm.bytecode.object", "evm.deployedBytecode.object"] } },
+} as const
+
+export interface Artifact {
+  readonly contractName: string
+  readonly sourceName: string
+  readonly abi: ReadonlyArray<unknown>
+  readonly bytecode: `0x${string}`
+  readonly deployedBytecode: `0x${string}`
+}
+
+export class CompileError extends Error {
+  override readonly name = "CompileError"
+}
+
+const listSources = (dir: string): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return listSources(path)
+    return entry.name.endsWith(".sol") ? [path] : []
+  })
+
+const findImports = (path: string): { contents: string } | { error: string } => {
+  for (const base of [SOURCE_DIR, NODE_MODULES]) {
+    const file = join(base, path)
+    if (existsSync(file)) return { contents: readFileSync(file, "utf8") }
+  }
+  return { error: `import not found: ${path}` }
+}
+
+/** Compiles every source under contracts/src; returns one artifact per deployable contract. */
+export const compileAll = (): Artifact[] => {
+  const sources: Record<string, { content: string }> = {}
+  for (const file of listSources(SOURCE_DIR).sort()) {
+    sources[relative(SOURCE_DIR, file)] = { content: readFileSync(file, "utf8") }
+  }
+  const input = { language: "Solidity", sources, settings: SOLC_SETTINGS }
+  const output = JSON.parse(solc.compile(JSON.stringify(input), { import: findImports }))
+  const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error")
+  if (errors.length > 0) {
+    throw new CompileError(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"))
+  }
+  const artifacts: Artifact[] = []
+  const seen = new Map<string, string>()
+  for (const [sourceName, contracts] of Object.entries<Record<string, any>>(output.contracts ?? {})) {
+    if (!(sourceName in sources)) continue
+    for (const [contractName, out] of Object.entries<any>(contracts)) {
+      const bytecode = out.evm.bytecode.object as string
+      if (bytecode.length === 0) continue // interfaces and abstract contracts
+      const previous = seen.get(contractName)
+      if (previous !== undefined) {
+        throw new CompileError(`contract name ${contractName} is defined in both ${previous} and ${sourceName}`)
+      }
+      seen.set(contractName, sourceName)
+      artifacts.push({
+        contractName,
+        sourceName,
+        abi: out.abi,
+        bytecode: `0x${bytecode}`,
+        deployedBytecode: `0x${out.evm.deployedBytecode.object}`,
+      })
+    }
+  }
+  return artifacts.sort((a, b) => a.contractName.localeCompare(b.contractName))
+}
+
+/** The exact text an artifact is stored as in contracts/out/<Name>.json. */
+export const serializeArtifact = (artifact: Artifact): string => `${JSON.stringify(artifact, null, 2)}\n`

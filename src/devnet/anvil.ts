@@ -1,0 +1,141 @@
+// The devnet node: anvil as a child process behind a small shell watchdog.
+// The watchdog holds our end of a pipe on its stdin; when this process exits
+// for any reason (even SIGKILL) the pipe closes and the watchdog stops anvil,
+// so the node never outlives the service that started it.
+import { Data, Effect } from "effect"
+import { existsSync } from "node:fs"
+import { resolve } from "node:path"
+
+export const ARC_CHAIN_ID = 5042
+
+const ANVIL_BIN = resolve(import.meta.dir, "../../node_modules/.bin/anvil")
+
+const WATCHDOG = `
+"$0" "$@" </dev/null &
+child=$!
+echo "anvil-pid $child" >&2
+trap 'kill -TERM $child 2>/dev/null; wait $child; exit 0' TERM INT HUP
+while read -r _; do :; done
+kill -TERM $child 2>/dev/null
+wait $child
+`
+
+export interface AnvilOptions {
+  readonly port?: number
+  readonly host?: string
+  /** state file written by anvil_dumpState, loaded at start */
+  readonly loadState?: string
+  readonly accounts?: number
+  /** ms to wait for the node to listen */
+  readonly startTimeoutMs?: number
+}
+
+export interface AnvilNode {
+  readonly rpcUrl: string
+  readonly host: string
+  readonly port: number
+  /** the anvil process itself (not the watchdog) */
+  readonly pid: number
+  readonly stop: () => Promise<void>
+}
+
+export class AnvilStartError extends Data.TaggedError("AnvilStartError")<{ readonly message: string }> {}
+
+const LISTENING = /Listening on ([\d.]+):(\d+)/
+
+/** Starts anvil as Arc: chain id 5042, prague, Celo's transfer precompile on. */
+export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode> => {
+  const host = options.host ?? "127.0.0.1"
+  if (!existsSync(ANVIL_BIN)) {
+    throw new AnvilStartError({ message: `anvil not found at ${ANVIL_BIN}: run bun install` })
+  }
+  const args = [
+    "--host", host,
+    "--port", String(options.port ?? 8545),
+    "--chain-id", String(ARC_CHAIN_ID),
+    "--hardfork", "prague",
+    "--celo",
+    "--accounts", String(options.accounts ?? 10),
+    "--no-request-size-limit",
+    ...(options.loadState !== undefined ? ["--load-state", options.loadState] : []),
+  ]
+  const proc = Bun.spawn(["sh", "-c", WATCHDOG, ANVIL_BIN, ...args], {
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  })
+  let anvilPid = 0
+  let output = ""
+  const ready = new Promise<{ host: string; port: number }>((resolveReady, reject) => {
+    const scan = async (stream: ReadableStream<Uint8Array>, isErr: boolean) => {
+      const decoder = new TextDecoder()
+      let settled = false
+      for await (const chunk of stream) {
+        // keep draining after start so the node never blocks on a full pipe
+        if (settled) continue
+        output += decoder.decode(chunk)
+        if (isErr) {
+          const pid = /anvil-pid (\d+)/.exec(output)
+          if (pid) anvilPid = Number(pid[1])
+        }
+        const match = LISTENING.exec(output)
+        if (match) {
+          settled = true
+          resolveReady({ host: match[1]!, port: Number(match[2]) })
+        }
+      }
+    }
+    void scan(proc.stdout, false)
+    void scan(proc.stderr, true)
+    void proc.exited.then((code) => reject(new AnvilStartError({ message: `anvil exited with code ${code}: ${output.trim().slice(-500)}` })))
+  })
+  const timeoutMs = options.startTimeoutMs ?? 15_000
+  let timer: Timer | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AnvilStartError({ message: `anvil did not start within ${timeoutMs} ms` })), timeoutMs)
+  })
+  let stopped: Promise<void> | undefined
+  const stop = (): Promise<void> => {
+    stopped ??= (async () => {
+      try {
+        proc.stdin.end()
+      } catch {
+        // already closed
+      }
+      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5_000).then(() => false)])
+      if (!exited) {
+        if (anvilPid > 0) killQuietly(anvilPid)
+        proc.kill("SIGKILL")
+        await proc.exited
+      }
+    })()
+    return stopped
+  }
+  try {
+    const { port } = await Promise.race([ready, timeout])
+    return { rpcUrl: `http://${host}:${port}`, host, port, pid: anvilPid, stop }
+  } catch (error) {
+    await stop()
+    throw error
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+const killQuietly = (pid: number) => {
+  try {
+    process.kill(pid, "SIGKILL")
+  } catch {
+    // already gone
+  }
+}
+
+/** anvil as a scoped resource: stopped when the scope closes. */
+export const anvilScoped = (options: AnvilOptions = {}) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => startAnvil(options),
+      catch: (e) => (e instanceof AnvilStartError ? e : new AnvilStartError({ message: String(e) })),
+    }),
+    (node) => Effect.promise(() => node.stop()),
+  )

@@ -1,0 +1,92 @@
+// One devnet: a node, the scenario built on it, the manifest written last.
+import { Context, Data, Effect, Layer, Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { resolve } from "node:path"
+import type { Address } from "viem"
+import { startAnvil, type AnvilNode } from "./anvil.ts"
+import { devnetClient } from "./clients.ts"
+import { deployScenario, plannedTokenAddresses } from "./deploy.ts"
+import { Manifest, writeManifest } from "./manifest.ts"
+import { parseScenario, planScenario, ScenarioError, USDC_SYMBOL } from "./scenario.ts"
+import { readCachedState, stateKey, writeCachedState } from "./state-cache.ts"
+import { USDC_ADDRESS } from "./usdc.ts"
+
+export const DEFAULT_SCENARIO_PATH = resolve(import.meta.dir, "scenarios/default.json")
+
+export interface DevnetOptions {
+  /** scenario file; the default scenario when absent */
+  readonly scenarioPath?: string
+  /** scenario JSON text, instead of a file */
+  readonly scenarioText?: string
+  /** node port; 0 picks a free one */
+  readonly port?: number
+  /** where to write the manifest; none written when absent */
+  readonly manifestPath?: string
+  /** reuse (and fill) the chain-state cache */
+  readonly useCache?: boolean
+}
+
+export interface RunningDevnet {
+  readonly manifest: Manifest
+  readonly node: AnvilNode
+  /** true when the chain state came from the cache */
+  readonly fromCache: boolean
+  readonly stop: () => Promise<void>
+}
+
+export class DevnetError extends Data.TaggedError("DevnetError")<{ readonly message: string }> {}
+
+/** Starts a node and builds the scenario on it; a bad scenario is refused before the node starts. */
+export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningDevnet> => {
+  const source = options.scenarioPath ?? (options.scenarioText !== undefined ? "scenario" : DEFAULT_SCENARIO_PATH)
+  const text = options.scenarioText ?? readFileSync(options.scenarioPath ?? DEFAULT_SCENARIO_PATH, "utf8")
+  const scenario = parseScenario(text, source)
+  const tokenAddresses = plannedTokenAddresses(scenario.tokens.map((t) => t.symbol))
+  const addressOf = (symbol: string): Address =>
+    symbol === USDC_SYMBOL ? USDC_ADDRESS : tokenAddresses.get(symbol)!
+  // checks every entry (references, amounts, ranges) before anything runs
+  const plan = planScenario(scenario, addressOf)
+
+  const useCache = options.useCache ?? true
+  const key = useCache ? stateKey(text) : undefined
+  const cached = key !== undefined ? readCachedState(key) : undefined
+
+  const node = await startAnvil({ port: options.port ?? 8545 })
+  try {
+    const client = devnetClient(node.rpcUrl)
+    let manifest: Manifest
+    if (cached) {
+      await client.request({ method: "anvil_loadState" as never, params: [cached.state] as never })
+      manifest = { ...Schema.decodeUnknownSync(Manifest)(cached.manifest), rpcUrl: node.rpcUrl }
+    } else {
+      manifest = await deployScenario(client, plan, node.rpcUrl)
+      if (key !== undefined) {
+        const state = (await client.request({ method: "anvil_dumpState" as never, params: [] as never })) as string
+        writeCachedState(key, { state, manifest: Schema.encodeSync(Manifest)(manifest) })
+      }
+    }
+    if (options.manifestPath !== undefined) writeManifest(options.manifestPath, manifest)
+    return { manifest, node, fromCache: cached !== undefined, stop: node.stop }
+  } catch (error) {
+    await node.stop()
+    if (error instanceof ScenarioError) throw error
+    throw new DevnetError({ message: `devnet could not be built: ${error instanceof Error ? error.message : String(error)}` })
+  }
+}
+
+/** The running devnet as a service. */
+export class Devnet extends Context.Tag("devnet/Devnet")<Devnet, RunningDevnet>() {
+  /** Starts the devnet for the life of the layer; the node stops when the layer is released. */
+  static readonly layer = (options: DevnetOptions = {}) =>
+    Layer.scoped(
+      Devnet,
+      Effect.acquireRelease(
+        Effect.tryPromise({
+          try: () => startDevnet(options),
+          catch: (e) =>
+            e instanceof ScenarioError || e instanceof DevnetError ? e : new DevnetError({ message: String(e) }),
+        }),
+        (devnet) => Effect.promise(() => devnet.stop()),
+      ),
+    )
+}

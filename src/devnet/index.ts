@@ -1,0 +1,22 @@
+// The devnet room's door: a local chain that behaves like Arc, with real Uniswap liquidity.
+import type { RunningDevnet } from "./devnet.ts"
+
+export { startAnvil, anvilScoped, ARC_CHAIN_ID, AnvilStartError, type AnvilNode, type AnvilOptions } from "./anvil.ts"
+export { Devnet, DevnetError, startDevnet, DEFAULT_SCENARIO_PATH, type DevnetOptions, type RunningDevnet } from "./devnet.ts"
+export { DEFAULT_MANIFEST_PATH, Manifest, readManifest, writeManifest, type ManifestPool } from "./manifest.ts"
+export { ScenarioError, parseScenario, planScenario, type ScenarioPlan } from "./scenario.ts"
+export { devnetClient, arcDevnet, type DevnetClient } from "./clients.ts"
+export { testAccounts, OWNER_INDEX, FEE_COLLECTOR_INDEX } from "./accounts.ts"
+export { INITIAL_PROTOCOL_FEE_BPS, v4PoolId, type V4PoolKey } from "./deploy.ts"
+export { USDC_ADDRESS, USDC_SCALE, installArcUsdc } from "./usdc.ts"
+
+/** A few lines for the console once the devnet is ready. */
+export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): string => {
+  const m = devnet.manifest
+  const lines = [
+    `devnet ready: chain ${m.chainId} at ${m.rpcUrl}${devnet.fromCache ? " (state from cache)" : ""}`,
+    `  executor ${m.executor}, ${Object.keys(m.tokens).length} tokens, ${m.pools.length} pools`,
+  ]
+  if (manifestPath !== undefined) lines.push(`  manifest ${manifestPath}`)
+  return lines.join("\n")
+}

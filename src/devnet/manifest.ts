@@ -1,0 +1,65 @@
+// The devnet manifest (INTERFACE.md, "Devnet manifest"): everything a client of
+// the devnet needs, written only once the chain is ready, and atomically.
+import { Schema } from "effect"
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+
+const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
+const Bytes32 = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/))
+
+export const ManifestToken = Schema.Struct({
+  address: Address,
+  decimals: Schema.Int,
+  native: Schema.optional(Address),
+  behavior: Schema.optional(Schema.Literal("fee-on-transfer", "rebasing")),
+})
+
+export const ManifestPool = Schema.Struct({
+  dex: Schema.Literal("uniswap-v2", "uniswap-v3", "uniswap-v4"),
+  /** pair or pool address; for uniswap-v4 the 32-byte pool id */
+  pool: Schema.Union(Address, Bytes32),
+  tokens: Schema.Tuple(Schema.String, Schema.String),
+  fee: Schema.optional(Schema.Int),
+  tickSpacing: Schema.optional(Schema.Int),
+  hooks: Schema.optional(Address),
+})
+
+export const ManifestAccount = Schema.Struct({ address: Address, privateKey: Bytes32 })
+
+export const Manifest = Schema.Struct({
+  chainId: Schema.Int,
+  rpcUrl: Schema.String,
+  executor: Address,
+  owner: ManifestAccount,
+  feeCollector: Address,
+  tokens: Schema.Record({ key: Schema.String, value: ManifestToken }),
+  dexes: Schema.Struct({
+    "uniswap-v2": Schema.Struct({ factory: Address }),
+    "uniswap-v3": Schema.Struct({ factory: Address, quoter: Address }),
+    "uniswap-v4": Schema.Struct({ poolManager: Address, quoter: Address, stateView: Address }),
+  }),
+  pools: Schema.Array(ManifestPool),
+  priceFeeds: Schema.Record({ key: Schema.String, value: Address }),
+  multicall3: Address,
+  aggregators: Schema.Array(
+    Schema.Struct({ name: Schema.String, kind: Schema.String, url: Schema.String, apiKey: Schema.optional(Schema.String) }),
+  ),
+  accounts: Schema.Array(ManifestAccount),
+  api: Schema.optional(Schema.Struct({ baseUrl: Schema.String, apiKey: Schema.String })),
+})
+
+export type Manifest = typeof Manifest.Type
+export type ManifestPool = typeof ManifestPool.Type
+
+export const DEFAULT_MANIFEST_PATH = ".devnet/manifest.json"
+
+/** Writes the manifest whole or not at all: a temporary file renamed into place. */
+export const writeManifest = (path: string, manifest: Manifest): void => {
+  mkdirSync(dirname(path), { recursive: true })
+  const tmp = `${path}.${process.pid}.tmp`
+  writeFileSync(tmp, `${JSON.stringify(Schema.encodeSync(Manifest)(manifest), null, 2)}\n`)
+  renameSync(tmp, path)
+}
+
+export const readManifest = (path: string): Manifest =>
+  Schema.decodeUnknownSync(Manifest)(JSON.parse(readFileSync(path, "utf8")))

@@ -1,0 +1,267 @@
+// A scenario file checked whole and turned into a deployment plan of exact
+// integers, before anything is deployed: a scenario that is malformed or
+// cannot be built is refused with a message naming the entry.
+import { Data, Either, ParseResult } from "effect"
+import { getAddress, type Address } from "viem"
+import {
+  getAmount0Delta,
+  getAmount1Delta,
+  getLiquidityForAmount0,
+  getLiquidityForAmount1,
+  getSqrtRatioAtTick,
+  getTickAtSqrtRatio,
+  MAX_SQRT_RATIO,
+  MAX_TICK,
+  MIN_SQRT_RATIO,
+  MIN_TICK,
+} from "../amm/index.ts"
+import { isqrt, parseRational, parseUnitsExact, type Rational } from "./decimal.ts"
+import { decodeScenarioFile, type PoolEntry, type PositionEntry, type ScenarioFile } from "./scenario-schema.ts"
+
+export class ScenarioError extends Data.TaggedError("ScenarioError")<{ readonly message: string }> {}
+
+export const USDC_SYMBOL = "USDC"
+export const USDC_DECIMALS = 6
+/** Native USDC has 18 decimals: one ERC-20 unit is 10^12 native units. */
+export const NATIVE_DECIMALS = 18
+export const PRICE_FEED_DECIMALS = 8
+const MAX_UINT128 = (1n << 128n) - 1n
+const V3_TICK_SPACING: Record<number, number> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }
+
+export type TokenBehavior = "standard" | "fee-on-transfer" | "rebasing"
+
+export interface PlannedToken {
+  readonly symbol: string
+  readonly decimals: number
+  readonly behavior: TokenBehavior
+  readonly feeBps: number
+}
+
+export interface PlannedPosition {
+  readonly tickLower: number
+  readonly tickUpper: number
+  readonly liquidity: bigint
+}
+
+interface PoolBase {
+  /** index in the scenario's pools, for messages */
+  readonly index: number
+  /** symbols as the entry gave them */
+  readonly tokens: readonly [string, string]
+  /** symbols in pool order (token0 has the lower address) */
+  readonly token0: string
+  readonly token1: string
+}
+
+export interface PlannedV2Pool extends PoolBase {
+  readonly dex: "uniswap-v2"
+  readonly reserve0: bigint
+  readonly reserve1: bigint
+}
+
+export interface PlannedConcentratedPool extends PoolBase {
+  readonly dex: "uniswap-v3" | "uniswap-v4"
+  readonly fee: number
+  readonly tickSpacing: number
+  readonly sqrtPriceX96: bigint
+  readonly positions: readonly PlannedPosition[]
+  /** what the positions take from the provider, rounded up as the pool rounds */
+  readonly amount0: bigint
+  readonly amount1: bigint
+}
+
+export type PlannedPool = PlannedV2Pool | PlannedConcentratedPool
+
+export interface ScenarioPlan {
+  readonly tokens: readonly PlannedToken[]
+  /** USD price per whole token, with PRICE_FEED_DECIMALS decimals */
+  readonly priceFeeds: ReadonlyArray<{ readonly symbol: string; readonly answer: bigint }>
+  readonly pools: readonly PlannedPool[]
+  /** amounts in the token's smallest unit; USDC in its 6-decimal ERC-20 units */
+  readonly balances: ReadonlyArray<{ readonly account: number; readonly symbol: string; readonly amount: bigint }>
+}
+
+const fail = (message: string): never => {
+  throw new ScenarioError({ message })
+}
+
+/** Parses and checks a scenario's JSON text without any token address (structure, references, amounts). */
+export const parseScenario = (text: string, source = "scenario"): ScenarioFile => {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (e) {
+    return fail(`${source}: not valid JSON (${(e as Error).message})`)
+  }
+  const decoded = decodeScenarioFile(json)
+  if (Either.isLeft(decoded)) {
+    return fail(`${source}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
+  }
+  return decoded.right
+}
+
+const poolLabel = (pool: PoolEntry, index: number) => `pools[${index}] (${pool.dex} ${pool.tokens[0]}/${pool.tokens[1]})`
+
+/**
+ * Plans a checked scenario. `addressOf` gives each token's address (known
+ * before deployment: USDC is fixed, the others follow the deployer's nonce),
+ * which fixes each pool's token order.
+ */
+export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string) => Address): ScenarioPlan => {
+  const tokens = new Map<string, PlannedToken>()
+  tokens.set(USDC_SYMBOL, { symbol: USDC_SYMBOL, decimals: USDC_DECIMALS, behavior: "standard", feeBps: 0 })
+  scenario.tokens.forEach((entry, i) => {
+    const where = `tokens[${i}] (${entry.symbol})`
+    if (tokens.has(entry.symbol)) fail(`${where}: symbol ${entry.symbol} is defined twice (USDC always exists)`)
+    const behavior = entry.behavior ?? "standard"
+    if (behavior === "fee-on-transfer" && entry.feeBps === undefined) fail(`${where}: a fee-on-transfer token needs feeBps`)
+    if (behavior !== "fee-on-transfer" && entry.feeBps !== undefined) fail(`${where}: feeBps applies only to a fee-on-transfer token`)
+    tokens.set(entry.symbol, { symbol: entry.symbol, decimals: entry.decimals, behavior, feeBps: entry.feeBps ?? 0 })
+  })
+  const token = (symbol: string, where: string): PlannedToken =>
+    tokens.get(symbol) ?? fail(`${where}: unknown token ${symbol}`)
+  const units = (text: string, symbol: string, where: string): bigint =>
+    parseUnitsExact(text, token(symbol, where).decimals) ??
+    fail(`${where}: ${text} ${symbol} has more decimal places than ${symbol}'s ${token(symbol, where).decimals}`)
+
+  const priceFeeds = Object.entries(scenario.priceFeeds ?? {}).map(([symbol, price]) => {
+    const where = `priceFeeds.${symbol}`
+    token(symbol, where)
+    const answer = parseUnitsExact(price, PRICE_FEED_DECIMALS) ?? fail(`${where}: ${price} has more than ${PRICE_FEED_DECIMALS} decimal places`)
+    if (answer === 0n) fail(`${where}: a price must be above zero`)
+    return { symbol, answer }
+  })
+
+  const seenPools = new Set<string>()
+  const pools = scenario.pools.map((entry, index): PlannedPool => {
+    const where = poolLabel(entry, index)
+    const [a, b] = entry.tokens
+    token(a, where)
+    token(b, where)
+    if (a === b) fail(`${where}: a pool needs two different tokens`)
+    const addressA = getAddress(addressOf(a)).toLowerCase()
+    const addressB = getAddress(addressOf(b)).toLowerCase()
+    const aIsToken0 = addressA < addressB
+    const [token0, token1] = aIsToken0 ? [a, b] : [b, a]
+    const base = { index, tokens: entry.tokens, token0, token1 } as const
+    const identity = entry.dex === "uniswap-v2"
+      ? `${entry.dex}:${token0}:${token1}`
+      : entry.dex === "uniswap-v3"
+        ? `${entry.dex}:${token0}:${token1}:${entry.fee}`
+        : `${entry.dex}:${token0}:${token1}:${entry.fee}:${entry.tickSpacing}`
+    if (seenPools.has(identity)) fail(`${where}: the same pool is listed twice`)
+    seenPools.add(identity)
+
+    if (entry.dex === "uniswap-v2") {
+      const reserveA = units(entry.reserves[0], a, `${where}: reserves[0]`)
+      const reserveB = units(entry.reserves[1], b, `${where}: reserves[1]`)
+      // UniswapV2Pair locks 1000 units of liquidity on the first mint
+      if (reserveA * reserveB <= 1000n * 1000n) fail(`${where}: reserves too small for a first mint (sqrt(r0*r1) must exceed 1000)`)
+      if (reserveA > (1n << 112n) - 1n || reserveB > (1n << 112n) - 1n) fail(`${where}: a reserve exceeds uint112`)
+      return { ...base, dex: "uniswap-v2", reserve0: aIsToken0 ? reserveA : reserveB, reserve1: aIsToken0 ? reserveB : reserveA }
+    }
+
+    const tickSpacing = entry.dex === "uniswap-v3" ? V3_TICK_SPACING[entry.fee]! : entry.tickSpacing
+    const decimalsA = token(a, where).decimals
+    const decimalsB = token(b, where).decimals
+    const sqrtOf = (text: string, what: string): bigint => {
+      const price = parseRational(text)
+      if (price.num === 0n) fail(`${where}: ${what} must be above zero`)
+      const sqrt = sqrtPriceX96(price, decimalsA, decimalsB, aIsToken0)
+      if (sqrt < MIN_SQRT_RATIO || sqrt >= MAX_SQRT_RATIO) fail(`${where}: ${what} ${text} is outside the range a pool can price`)
+      return sqrt
+    }
+    const sqrtPrice = sqrtOf(entry.price, "price")
+    const minUsable = Math.ceil(MIN_TICK / tickSpacing) * tickSpacing
+    const maxUsable = Math.floor(MAX_TICK / tickSpacing) * tickSpacing
+    const usableTick = (sqrt: bigint) => {
+      const rounded = Math.round(getTickAtSqrtRatio(sqrt) / tickSpacing) * tickSpacing
+      return Math.min(maxUsable, Math.max(minUsable, rounded))
+    }
+    let amount0 = 0n
+    let amount1 = 0n
+    const positions = entry.positions.map((position, p): PlannedPosition => {
+      const at = `${where}: positions[${p}]`
+      const planned = planPosition(position, at, {
+        sqrtPrice,
+        tick: (text) => usableTick(sqrtOf(text, `bound ${text}`)),
+        tickSpacing,
+        aIsToken0,
+        units: (text, symbol) => units(text, symbol, at),
+        symbols: [a, b],
+      })
+      const sqrtLower = getSqrtRatioAtTick(planned.tickLower)
+      const sqrtUpper = getSqrtRatioAtTick(planned.tickUpper)
+      if (sqrtPrice < sqrtUpper) amount0 += getAmount0Delta(sqrtPrice > sqrtLower ? sqrtPrice : sqrtLower, sqrtUpper, planned.liquidity, true)
+      if (sqrtPrice > sqrtLower) amount1 += getAmount1Delta(sqrtLower, sqrtPrice < sqrtUpper ? sqrtPrice : sqrtUpper, planned.liquidity, true)
+      return planned
+    })
+    return { ...base, dex: entry.dex, fee: entry.fee, tickSpacing, sqrtPriceX96: sqrtPrice, positions, amount0, amount1 }
+  })
+
+  const balances = (scenario.balances ?? []).flatMap((entry, i) =>
+    Object.entries(entry.amounts).map(([symbol, amount]) => ({
+      account: entry.account,
+      symbol,
+      amount: units(amount, symbol, `balances[${i}].amounts.${symbol}`),
+    })),
+  )
+
+  return { tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, balances }
+}
+
+/**
+ * sqrt(price) in Q64.96 for a price of tokens[0] in whole tokens[1], in the
+ * pool's orientation (token1 raw units per token0 raw unit), rounded down.
+ */
+export const sqrtPriceX96 = (price: Rational, decimalsA: number, decimalsB: number, aIsToken0: boolean): bigint => {
+  // raw price of A in B: price × 10^decimalsB / 10^decimalsA
+  let num = price.num * 10n ** BigInt(decimalsB)
+  let den = price.den * 10n ** BigInt(decimalsA)
+  if (!aIsToken0) [num, den] = [den, num]
+  return isqrt((num << 192n) / den)
+}
+
+interface PositionContext {
+  readonly sqrtPrice: bigint
+  readonly tick: (bound: string) => number
+  readonly tickSpacing: number
+  readonly aIsToken0: boolean
+  readonly units: (text: string, symbol: string) => bigint
+  readonly symbols: readonly [string, string]
+}
+
+const planPosition = (position: PositionEntry, at: string, ctx: PositionContext): PlannedPosition => {
+  const given = [position.liquidity, position.amount0, position.amount1].filter((v) => v !== undefined).length
+  if (given !== 1) fail(`${at}: give exactly one of liquidity, amount0 or amount1`)
+  const tickA = ctx.tick(position.lower)
+  const tickB = ctx.tick(position.upper)
+  // a price bound of tokens[0] maps to the opposite tick when tokens[0] is the pool's token1
+  const tickLower = Math.min(tickA, tickB)
+  const tickUpper = Math.max(tickA, tickB)
+  if (parseRational(position.lower).num * parseRational(position.upper).den >= parseRational(position.upper).num * parseRational(position.lower).den) {
+    fail(`${at}: lower ${position.lower} must be below upper ${position.upper}`)
+  }
+  if (tickLower === tickUpper) fail(`${at}: range ${position.lower}..${position.upper} rounds to nothing at tick spacing ${ctx.tickSpacing}`)
+  const sqrtLower = getSqrtRatioAtTick(tickLower)
+  const sqrtUpper = getSqrtRatioAtTick(tickUpper)
+  let liquidity: bigint
+  if (position.liquidity !== undefined) {
+    liquidity = BigInt(position.liquidity)
+  } else {
+    // amount0 is always tokens[0] of the entry, amount1 its tokens[1]
+    const isEntryToken0 = position.amount0 !== undefined
+    const amount = ctx.units((position.amount0 ?? position.amount1)!, ctx.symbols[isEntryToken0 ? 0 : 1])
+    const isPoolToken0 = isEntryToken0 === ctx.aIsToken0
+    if (isPoolToken0) {
+      if (ctx.sqrtPrice >= sqrtUpper) fail(`${at}: at this price the range holds no ${ctx.symbols[isEntryToken0 ? 0 : 1]}; give the other amount`)
+      liquidity = getLiquidityForAmount0(ctx.sqrtPrice > sqrtLower ? ctx.sqrtPrice : sqrtLower, sqrtUpper, amount)
+    } else {
+      if (ctx.sqrtPrice <= sqrtLower) fail(`${at}: at this price the range holds no ${ctx.symbols[isEntryToken0 ? 0 : 1]}; give the other amount`)
+      liquidity = getLiquidityForAmount1(sqrtLower, ctx.sqrtPrice < sqrtUpper ? ctx.sqrtPrice : sqrtUpper, amount)
+    }
+  }
+  if (liquidity === 0n) fail(`${at}: the position's liquidity rounds to zero`)
+  if (liquidity > MAX_UINT128) fail(`${at}: liquidity exceeds uint128`)
+  return { tickLower, tickUpper, liquidity }
+}
