@@ -4,6 +4,7 @@ import { BunRuntime } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
 import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet } from "../devnet/index.ts"
 import { parseFlags, parsePort } from "./args.ts"
+import { exitWithParent } from "./lifecycle.ts"
 
 const USAGE = "usage: bun run devnet [--scenario FILE] [--port N] [--manifest FILE]"
 
@@ -25,6 +26,7 @@ const announce = Layer.effectDiscard(
   Effect.flatMap(Devnet, (devnet) => Effect.sync(() => console.log(describeDevnet(devnet, flags.manifestPath)))),
 )
 
+exitWithParent()
 BunRuntime.runMain(
   Layer.launch(announce.pipe(Layer.provide(Devnet.layer(flags)))).pipe(
     Effect.catchTags({

@@ -4,14 +4,26 @@
 // so the node never outlives the service that started it.
 import { Data, Effect } from "effect"
 import { existsSync } from "node:fs"
-import { resolve } from "node:path"
+import { join, resolve } from "node:path"
 
 export const ARC_CHAIN_ID = 5042
 
-const ANVIL_BIN = resolve(import.meta.dir, "../../node_modules/.bin/anvil")
+const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
+
+/**
+ * The anvil binary from the platform package that @foundry-rs/anvil installs.
+ * Run directly, not through the package's Node launcher, so that the process
+ * we stop is the node itself.
+ */
+const anvilBinary = (): string => {
+  const os = { linux: "linux", darwin: "darwin", win32: "win32" }[process.platform as string]
+  const cpu = { x64: "amd64", arm64: "arm64" }[process.arch as string]
+  const direct = join(NODE_MODULES, "@foundry-rs", `anvil-${os}-${cpu}`, "bin", process.platform === "win32" ? "anvil.exe" : "anvil")
+  return existsSync(direct) ? direct : join(NODE_MODULES, ".bin", "anvil")
+}
 
 const WATCHDOG = `
-"$0" "$@" </dev/null &
+exec "$0" "$@" </dev/null &
 child=$!
 echo "anvil-pid $child" >&2
 trap 'kill -TERM $child 2>/dev/null; wait $child; exit 0' TERM INT HUP
@@ -46,8 +58,9 @@ const LISTENING = /Listening on ([\d.]+):(\d+)/
 /** Starts anvil as Arc: chain id 5042, prague, Celo's transfer precompile on. */
 export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode> => {
   const host = options.host ?? "127.0.0.1"
-  if (!existsSync(ANVIL_BIN)) {
-    throw new AnvilStartError({ message: `anvil not found at ${ANVIL_BIN}: run bun install` })
+  const bin = anvilBinary()
+  if (!existsSync(bin)) {
+    throw new AnvilStartError({ message: `anvil not found at ${bin}: run bun install` })
   }
   const args = [
     "--host", host,
@@ -59,7 +72,7 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
     "--no-request-size-limit",
     ...(options.loadState !== undefined ? ["--load-state", options.loadState] : []),
   ]
-  const proc = Bun.spawn(["sh", "-c", WATCHDOG, ANVIL_BIN, ...args], {
+  const proc = Bun.spawn(["sh", "-c", WATCHDOG, bin, ...args], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",

@@ -5,6 +5,7 @@ import {
   encodeAbiParameters,
   getContractAddress,
   keccak256,
+  TransactionReceiptNotFoundError,
   zeroAddress,
   type Abi,
   type Address,
@@ -58,11 +59,23 @@ export interface V4PoolKey {
   readonly hooks: Address
 }
 
+/** The receipt of a transaction the node mines on arrival; polled briefly, since mining finishes just after the hash returns. */
+const receiptOf = async (client: DevnetClient, hash: Hash) => {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await client.getTransactionReceipt({ hash })
+    } catch (e) {
+      if (!(e instanceof TransactionReceiptNotFoundError) || attempt >= 2000) throw e
+      await Bun.sleep(1)
+    }
+  }
+}
+
 /** Deploys a plan on a node that has had nothing deployed from the owner account. */
 export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, rpcUrl: string): Promise<Manifest> => {
   const from = owner.address
   const mined = async (label: string, hash: Hash) => {
-    const receipt = await client.getTransactionReceipt({ hash })
+    const receipt = await receiptOf(client, hash)
     if (receipt.status !== "success") throw new DeployError(`${label}: transaction reverted`)
     return receipt
   }

@@ -36,10 +36,18 @@ export interface RunningDevnet {
 
 export class DevnetError extends Data.TaggedError("DevnetError")<{ readonly message: string }> {}
 
+const readScenarioFile = (path: string): string => {
+  try {
+    return readFileSync(path, "utf8")
+  } catch (e) {
+    throw new ScenarioError({ message: `cannot read the scenario file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` })
+  }
+}
+
 /** Starts a node and builds the scenario on it; a bad scenario is refused before the node starts. */
 export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningDevnet> => {
   const source = options.scenarioPath ?? (options.scenarioText !== undefined ? "scenario" : DEFAULT_SCENARIO_PATH)
-  const text = options.scenarioText ?? readFileSync(options.scenarioPath ?? DEFAULT_SCENARIO_PATH, "utf8")
+  const text = options.scenarioText ?? readScenarioFile(options.scenarioPath ?? DEFAULT_SCENARIO_PATH)
   const scenario = parseScenario(text, source)
   const tokenAddresses = plannedTokenAddresses(scenario.tokens.map((t) => t.symbol))
   const addressOf = (symbol: string): Address =>

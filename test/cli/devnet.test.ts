@@ -1,0 +1,148 @@
+// `bun run devnet` as a user runs it: the manifest appears when the chain is
+// ready, SIGINT/SIGTERM stop everything, a killed parent leaves no node, a bad
+// scenario is refused before any node starts.
+import { afterEach, describe, expect, test } from "bun:test"
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join, resolve } from "node:path"
+import { readManifest } from "../../src/devnet/index.ts"
+
+const ROOT = resolve(import.meta.dir, "../..")
+const dirs: string[] = []
+const procs: Bun.Subprocess[] = []
+
+afterEach(() => {
+  for (const p of procs.splice(0)) p.kill("SIGKILL")
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+})
+
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "devnet-cli-"))
+  dirs.push(dir)
+  return dir
+}
+
+const spawnDevnet = (args: string[]) => {
+  const proc = Bun.spawn(["bun", "run", "devnet", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" })
+  procs.push(proc)
+  return proc
+}
+
+const waitFor = async (check: () => boolean, ms: number, what: string) => {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(50)
+  }
+}
+
+const answers = async (rpcUrl: string) => {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(1000),
+    })
+    return ((await res.json()) as { result: string }).result
+  } catch {
+    return undefined
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The anvil processes started under a process (its descendants named anvil). */
+const anvilUnder = async (root: number): Promise<number[]> => {
+  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,comm="]).stdout).text()
+  const rows = table.split("\n").map((l) => l.trim().split(/\s+/)).filter((r) => r.length === 3)
+  const children = new Map<number, number[]>()
+  for (const [pid, ppid] of rows) children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), Number(pid)])
+  const found: number[] = []
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      if (rows.find((r) => Number(r[0]) === child)?.[2] === "anvil") found.push(child)
+      walk(child)
+    }
+  }
+  walk(root)
+  return found
+}
+
+describe("bun run devnet", () => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    test(`writes the manifest when ready and stops the node on ${signal}`, async () => {
+      const manifestPath = join(tempDir(), "m.json")
+      const proc = spawnDevnet(["--port", "0", "--manifest", manifestPath])
+      await waitFor(() => existsSync(manifestPath), 30_000, "the manifest")
+      const manifest = readManifest(manifestPath)
+      expect(await answers(manifest.rpcUrl)).toBe("0x13b2")
+      const nodes = await anvilUnder(proc.pid)
+      expect(nodes).toHaveLength(1)
+      proc.kill(signal)
+      expect(await proc.exited).toBe(0)
+      expect(await answers(manifest.rpcUrl)).toBeUndefined()
+      expect(alive(nodes[0]!)).toBe(false)
+    }, 60_000)
+  }
+
+  for (const target of ["the runner", "the devnet process"] as const) {
+    test(`killing ${target} with SIGKILL leaves no node behind`, async () => {
+      const manifestPath = join(tempDir(), "m.json")
+      const proc = spawnDevnet(["--port", "0", "--manifest", manifestPath])
+      await waitFor(() => existsSync(manifestPath), 30_000, "the manifest")
+      const manifest = readManifest(manifestPath)
+      const [nodePid] = await anvilUnder(proc.pid)
+      expect(nodePid).toBeGreaterThan(0)
+      if (target === "the runner") {
+        // `bun run` itself: its script is left without a parent
+        proc.kill("SIGKILL")
+      } else {
+        const script = (await new Response(Bun.spawn(["pgrep", "-P", String(proc.pid)]).stdout).text()).split("\n").filter(Boolean).map(Number)
+        expect(script.length).toBeGreaterThan(0)
+        for (const pid of script) process.kill(pid, "SIGKILL")
+      }
+      await waitFor(() => !alive(nodePid!), 10_000, "the node to stop")
+      expect(await answers(manifest.rpcUrl)).toBeUndefined()
+    }, 60_000)
+  }
+
+  test("a scenario that cannot be built is refused before any node starts", async () => {
+    const dir = tempDir()
+    const scenarioPath = join(dir, "bad.json")
+    const manifestPath = join(dir, "m.json")
+    writeFileSync(scenarioPath, JSON.stringify({ tokens: [], pools: [{ dex: "uniswap-v2", tokens: ["USDC", "NOPE"], reserves: ["1", "1"] }] }))
+    const port = 20_000 + Math.floor(Math.random() * 20_000)
+    const proc = spawnDevnet(["--scenario", scenarioPath, "--port", String(port), "--manifest", manifestPath])
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
+    expect(code).toBe(1)
+    expect(stderr).toContain("pools[0] (uniswap-v2 USDC/NOPE): unknown token NOPE")
+    expect(existsSync(manifestPath)).toBe(false)
+    expect(await answers(`http://127.0.0.1:${port}`)).toBeUndefined()
+  }, 30_000)
+
+  test("a bad flag is a usage error", async () => {
+    const proc = spawnDevnet(["--port", "eighty"])
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
+    expect(code).toBe(2)
+    expect(stderr).toContain("--port must be a port number")
+    const unknown = spawnDevnet(["--scenaro", "x.json"])
+    const [code2, stderr2] = await Promise.all([unknown.exited, new Response(unknown.stderr).text()])
+    expect(code2).toBe(2)
+    expect(stderr2).toContain("--scenaro")
+  }, 30_000)
+
+  test("a missing scenario file is named", async () => {
+    const proc = spawnDevnet(["--scenario", "/nonexistent/s.json", "--port", "0", "--manifest", join(tempDir(), "m.json")])
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
+    expect(code).toBe(1)
+    expect(stderr).toContain("/nonexistent/s.json")
+  }, 30_000)
+})

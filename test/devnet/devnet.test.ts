@@ -1,0 +1,211 @@
+// The default scenario, built on a real node: Uniswap's own code, pools that
+// hold what the scenario asked, funded accounts, price feeds.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { readFileSync } from "node:fs"
+import { getAddress, hexToBytes, pad, type Address, type Hex } from "viem"
+import { uniswapArtifact, ownArtifact, type UniswapContract } from "../../src/contracts/artifacts.ts"
+import { getSqrtRatioAtTick, getTickAtSqrtRatio } from "../../src/amm/index.ts"
+import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario, testAccounts, USDC_ADDRESS, USDC_SCALE } from "../../src/devnet/index.ts"
+import { parseRational, parseUnitsExact } from "../../src/devnet/decimal.ts"
+import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+
+let devnet: TestDevnet
+const scenario = parseScenario(readFileSync(DEFAULT_SCENARIO_PATH, "utf8"))
+
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+})
+afterAll(async () => {
+  await devnet?.stop()
+})
+
+/**
+ * Deployed code equals the artifact's except inside immutable slots: 32-byte
+ * PUSH32 operands that are zero in the artifact. Returns the values the
+ * constructor put there.
+ */
+const immutableValues = (deployed: Hex, artifact: Hex): Set<string> => {
+  const chain = hexToBytes(deployed)
+  const expected = hexToBytes(artifact)
+  expect(chain.length).toBe(expected.length)
+  const values = new Set<string>()
+  let i = 0
+  while (i < chain.length) {
+    if (chain[i] === expected[i]) {
+      i++
+      continue
+    }
+    // find the PUSH32 operand this byte sits in
+    let start = -1
+    for (let s = Math.max(1, i - 31); s <= i; s++) {
+      if (expected[s - 1] === 0x7f && expected.slice(s, s + 32).every((b) => b === 0)) {
+        start = s
+        break
+      }
+    }
+    if (start < 0) throw new Error(`code differs at byte ${i}, outside any immutable slot`)
+    values.add(Buffer.from(chain.slice(start, start + 32)).toString("hex"))
+    i = start + 32
+  }
+  return values
+}
+
+const word = (address: string) => pad(address.toLowerCase() as Hex, { size: 32 }).slice(2)
+
+describe("the chain", () => {
+  test("is Arc's chain id", async () => {
+    expect(await devnet.client.getChainId()).toBe(5042)
+    expect(devnet.manifest.chainId).toBe(5042)
+  })
+
+  test("every Uniswap contract runs its npm artifact's code", async () => {
+    const m = devnet.manifest
+    const checks: Array<[UniswapContract, string, string[]]> = [
+      ["UniswapV2Factory", m.dexes["uniswap-v2"].factory, []],
+      ["UniswapV3Factory", m.dexes["uniswap-v3"].factory, [m.dexes["uniswap-v3"].factory]],
+      ["QuoterV2", m.dexes["uniswap-v3"].quoter, [m.dexes["uniswap-v3"].factory, USDC_ADDRESS]],
+      ["PoolManager", m.dexes["uniswap-v4"].poolManager, [m.dexes["uniswap-v4"].poolManager]],
+      ["V4Quoter", m.dexes["uniswap-v4"].quoter, [m.dexes["uniswap-v4"].poolManager]],
+      ["StateView", m.dexes["uniswap-v4"].stateView, [m.dexes["uniswap-v4"].poolManager]],
+    ]
+    for (const pool of m.pools) {
+      if (pool.dex === "uniswap-v2") checks.push(["UniswapV2Pair", pool.pool, []])
+    }
+    for (const [name, address, allowed] of checks) {
+      const code = await devnet.client.getCode({ address: address as Address })
+      const values = immutableValues(code!, uniswapArtifact(name).deployedBytecode)
+      for (const v of values) expect(allowed.map(word)).toContain(v)
+    }
+  })
+
+  test("V3 pools run the pool artifact's code with their own tokens, fee and factory", async () => {
+    const m = devnet.manifest
+    const v3 = m.pools.filter((p) => p.dex === "uniswap-v3")
+    expect(v3.length).toBeGreaterThanOrEqual(4)
+    for (const pool of v3) {
+      const code = await devnet.client.getCode({ address: pool.pool as Address })
+      const values = immutableValues(code!, uniswapArtifact("UniswapV3Pool").deployedBytecode)
+      const [a, b] = pool.tokens.map((s) => m.tokens[s]!.address)
+      // factory, both tokens, the pool's own address (no-delegatecall guard); fee, spacing and max liquidity per tick are numbers
+      for (const expected of [m.dexes["uniswap-v3"].factory, a!, b!, pool.pool]) expect(values).toContain(word(expected))
+    }
+  })
+
+  test("USDC is installed at 0x3600…0000", async () => {
+    const code = await devnet.client.getCode({ address: USDC_ADDRESS })
+    expect(code).toBe(ownArtifact("ArcUsdc").deployedBytecode)
+  })
+})
+
+describe("pools hold what the scenario asked", () => {
+  const tokenDecimals = (symbol: string) => devnet.manifest.tokens[symbol]!.decimals
+
+  test("every scenario pool is in the manifest, in order", () => {
+    expect(devnet.manifest.pools.map((p) => `${p.dex}:${p.tokens.join("/")}`)).toEqual(
+      scenario.pools.map((p) => `${p.dex}:${p.tokens.join("/")}`),
+    )
+    expect(devnet.manifest.pools.length).toBeGreaterThanOrEqual(12)
+  })
+
+  test("V2 reserves are exact", async () => {
+    const pair = uniswapArtifact("UniswapV2Pair").abi
+    for (const [i, entry] of scenario.pools.entries()) {
+      if (entry.dex !== "uniswap-v2") continue
+      const address = devnet.manifest.pools[i]!.pool as Address
+      const [r0, r1] = (await devnet.client.readContract({ address, abi: pair, functionName: "getReserves" })) as [bigint, bigint, number]
+      const token0 = (await devnet.client.readContract({ address, abi: pair, functionName: "token0" })) as Address
+      const [a, b] = entry.tokens
+      const want = [parseUnitsExact(entry.reserves[0], tokenDecimals(a))!, parseUnitsExact(entry.reserves[1], tokenDecimals(b))!]
+      const aIsToken0 = getAddress(token0) === getAddress(devnet.manifest.tokens[a]!.address)
+      expect(aIsToken0 ? [r0, r1] : [r1, r0]).toEqual(want)
+    }
+  })
+
+  test("V3 and V4 spot prices are within one tick of the scenario's price", async () => {
+    const v3Pool = uniswapArtifact("UniswapV3Pool").abi
+    const stateView = uniswapArtifact("StateView").abi
+    for (const [i, entry] of scenario.pools.entries()) {
+      if (entry.dex === "uniswap-v2") continue
+      const pool = devnet.manifest.pools[i]!
+      const [a, b] = entry.tokens
+      const slot0 = entry.dex === "uniswap-v3"
+        ? ((await devnet.client.readContract({ address: pool.pool as Address, abi: v3Pool, functionName: "slot0" })) as readonly [bigint, number])
+        : ((await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getSlot0", args: [pool.pool] })) as readonly [bigint, number])
+      const [sqrtPriceX96, tick] = slot0
+      expect(getTickAtSqrtRatio(sqrtPriceX96)).toBe(tick)
+      // the scenario's price as a tick, computed independently with floating point logs
+      const price = parseRational(entry.price)
+      const aAddress = devnet.manifest.tokens[a]!.address.toLowerCase()
+      const bAddress = devnet.manifest.tokens[b]!.address.toLowerCase()
+      const raw = (Number(price.num) / Number(price.den)) * 10 ** (tokenDecimals(b) - tokenDecimals(a))
+      const poolPrice = aAddress < bAddress ? raw : 1 / raw
+      const expectedTick = Math.log(poolPrice) / Math.log(1.0001)
+      expect(Math.abs(tick - expectedTick)).toBeLessThanOrEqual(1)
+      // and the sqrt price itself lies within the tick it reports
+      expect(sqrtPriceX96 >= getSqrtRatioAtTick(tick) && sqrtPriceX96 < getSqrtRatioAtTick(tick + 1)).toBe(true)
+    }
+  })
+
+  test("V3 and V4 active liquidity is the sum of the planned positions in range", async () => {
+    const v3Pool = uniswapArtifact("UniswapV3Pool").abi
+    const stateView = uniswapArtifact("StateView").abi
+    const addresses = new Map(Object.entries(devnet.manifest.tokens).map(([s, t]) => [s, t.address as Address]))
+    const plan = planScenario(scenario, (s) => addresses.get(s)!)
+    for (const pool of plan.pools) {
+      if (pool.dex === "uniswap-v2") continue
+      const entry = devnet.manifest.pools[pool.index]!
+      const [liquidity, tick] = pool.dex === "uniswap-v3"
+        ? [
+            (await devnet.client.readContract({ address: entry.pool as Address, abi: v3Pool, functionName: "liquidity" })) as bigint,
+            ((await devnet.client.readContract({ address: entry.pool as Address, abi: v3Pool, functionName: "slot0" })) as readonly [bigint, number])[1],
+          ]
+        : [
+            (await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getLiquidity", args: [entry.pool] })) as bigint,
+            ((await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getSlot0", args: [entry.pool] })) as readonly [bigint, number])[1],
+          ]
+      const inRange = pool.positions.filter((p) => p.tickLower <= tick && tick < p.tickUpper).reduce((sum, p) => sum + p.liquidity, 0n)
+      expect(inRange).toBeGreaterThan(0n)
+      expect(liquidity).toBe(inRange)
+    }
+    // a position given as raw L is deployed with exactly that L
+    const raw = plan.pools.flatMap((p) => (p.dex === "uniswap-v2" ? [] : p.positions)).map((p) => p.liquidity)
+    expect(raw).toContain(123456789012n)
+  })
+})
+
+describe("accounts and feeds", () => {
+  test("scenario balances are exact, USDC at both scales", async () => {
+    const erc20 = ownArtifact("TestToken").abi
+    for (const entry of scenario.balances ?? []) {
+      const account = testAccounts[entry.account]!.address
+      for (const [symbol, amount] of Object.entries(entry.amounts)) {
+        const token = devnet.manifest.tokens[symbol]!
+        const want = parseUnitsExact(amount, token.decimals)!
+        const held = (await devnet.client.readContract({ address: token.address as Address, abi: erc20, functionName: "balanceOf", args: [account] })) as bigint
+        if (token.behavior === "rebasing") {
+          expect(held).toBeGreaterThanOrEqual(want - 1n)
+        } else {
+          expect(held).toBe(want)
+        }
+        if (symbol === "USDC") expect(await devnet.client.getBalance({ address: account })).toBe(want * USDC_SCALE)
+      }
+    }
+  })
+
+  test("price feeds answer the scenario's prices with 8 decimals", async () => {
+    const feed = ownArtifact("PriceFeed").abi
+    for (const [symbol, price] of Object.entries(scenario.priceFeeds ?? {})) {
+      const address = devnet.manifest.priceFeeds[symbol] as Address
+      expect(await devnet.client.readContract({ address, abi: feed, functionName: "decimals" })).toBe(8)
+      const round = (await devnet.client.readContract({ address, abi: feed, functionName: "latestRoundData" })) as readonly bigint[]
+      expect(round[1]).toBe(parseUnitsExact(price, 8)!)
+    }
+  })
+
+  test("token behaviours are in the manifest", () => {
+    expect(devnet.manifest.tokens.TAX!.behavior).toBe("fee-on-transfer")
+    expect(devnet.manifest.tokens.REB!.behavior).toBe("rebasing")
+    expect(devnet.manifest.tokens.EURC!.behavior).toBeUndefined()
+    expect(devnet.manifest.tokens.USDC).toEqual({ address: USDC_ADDRESS, decimals: 6, native: "0x0000000000000000000000000000000000000000" })
+  })
+})
