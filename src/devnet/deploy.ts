@@ -129,7 +129,6 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     priceFeeds[feed.symbol] = await deploy(`price feed ${feed.symbol}`, ownArtifact("PriceFeed"), [PRICE_FEED_DECIMALS, `${feed.symbol} / USD`, feed.answer])
   }
 
-  const pools: ManifestPool[] = []
   const v2Pools = plan.pools.filter((p): p is PlannedV2Pool => p.dex === "uniswap-v2")
   const v3Pools = plan.pools.filter((p): p is PlannedConcentratedPool => p.dex === "uniswap-v3")
   const v4Pools = plan.pools.filter((p): p is PlannedConcentratedPool => p.dex === "uniswap-v4")
@@ -208,18 +207,19 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     else await fund(balance.symbol, account, balance.amount)
   }
 
-  for (const pool of plan.pools) pools.push(poolAt.get(pool.index)!)
+  const pools: ManifestPool[] = plan.pools.map((pool) => poolAt.get(pool.index)!)
 
-  const tokens: Manifest["tokens"] = {
-    [USDC_SYMBOL]: { address: USDC_ADDRESS, decimals: USDC_DECIMALS, native: NATIVE_PLACEHOLDER },
-  }
-  for (const token of plan.tokens) {
-    tokens[token.symbol] = {
-      address: addressOf(token.symbol),
-      decimals: token.decimals,
-      ...(token.behavior !== "standard" ? { behavior: token.behavior } : {}),
-    }
-  }
+  const tokens: Manifest["tokens"] = Object.fromEntries([
+    [USDC_SYMBOL, { address: USDC_ADDRESS, decimals: USDC_DECIMALS, native: NATIVE_PLACEHOLDER }],
+    ...plan.tokens.map((token) => [
+      token.symbol,
+      {
+        address: addressOf(token.symbol),
+        decimals: token.decimals,
+        ...(token.behavior !== "standard" ? { behavior: token.behavior } : {}),
+      },
+    ]),
+  ])
 
   return {
     chainId: ARC_CHAIN_ID,

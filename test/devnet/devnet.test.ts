@@ -117,7 +117,12 @@ describe("pools hold what the scenario asked", () => {
       const [a, b] = entry.tokens
       const want = [parseUnitsExact(entry.reserves[0], tokenDecimals(a))!, parseUnitsExact(entry.reserves[1], tokenDecimals(b))!]
       const aIsToken0 = getAddress(token0) === getAddress(devnet.manifest.tokens[a]!.address)
-      expect(aIsToken0 ? [r0, r1] : [r1, r0]).toEqual(want)
+      const held = aIsToken0 ? [r0, r1] : [r1, r0]
+      for (const [k, symbol] of [a, b].entries()) {
+        // a rebasing token stores shares: minting an amount can land one unit short
+        if (devnet.manifest.tokens[symbol]!.behavior === "rebasing") expect(want[k]! - held[k]!).toBeLessThanOrEqual(1n)
+        else expect(held[k]).toBe(want[k]!)
+      }
     }
   })
 

@@ -1,0 +1,302 @@
+// The HTTP edge under load on loopback: /quote and /swap through the edge (with
+// the synthetic programs, so the edge alone is measured), beside a bare Bun.serve
+// JSON handler (the framework ceiling) and the same edge behind @effect/platform's
+// HttpRouter on BunHttpServer (the alternative the server did not take), all in
+// one run. The load generator is this file run as a child process (a raw HTTP/1.1
+// client over keep-alive connections, one request in flight per connection),
+// pinned to one core with taskset when available, bounded in time and count.
+import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { BunHttpServer } from "@effect/platform-bun"
+import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits } from "../src/access/index.ts"
+import { makeEdge, startApiServer, SYNTHETIC, syntheticPrograms, type RunningApi } from "../src/api/index.ts"
+import { loadAppConfig } from "../src/config.ts"
+import { percentile, type Measurement } from "./measurement.ts"
+
+// ---------------------------------------------------------------- targets
+const QUOTE_P50_MS = 2
+const QUOTE_P99_MS = 10
+const QUOTE_RPS = 5_000
+const SWAP_P50_MS = 10
+
+const LATENCY_CONNECTIONS = 16
+const SATURATION_CONNECTIONS = 64
+const WARMUP_MS = 1_000
+const RUN_MS = 3_000
+const MAX_REQUESTS = 400_000
+const KEYS = 64
+
+// ---------------------------------------------------------------- load generator (child)
+interface LoadSpec {
+  readonly port: number
+  readonly connections: number
+  readonly warmupMs: number
+  readonly durationMs: number
+  readonly maxRequests: number
+  /** raw HTTP/1.1 requests; connection i sends requests[i % length] over and over */
+  readonly requests: readonly string[]
+}
+
+interface LoadResult {
+  readonly completed: number
+  readonly non200: number
+  readonly errors: number
+  readonly elapsedMs: number
+  readonly p50: number
+  readonly p99: number
+  readonly firstBadResponse?: string
+}
+
+const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
+  const latencies = new Float64Array(spec.maxRequests)
+  let completed = 0
+  let non200 = 0
+  let errors = 0
+  let firstBadResponse: string | undefined
+  const start = performance.now()
+  const measureFrom = start + spec.warmupMs
+  const stopAt = measureFrom + spec.durationMs
+  let measuredStart = Number.NaN
+  let measuredEnd = Number.NaN
+
+  const oneConnection = (i: number) =>
+    new Promise<void>((resolve) => {
+      const payload = Buffer.from(spec.requests[i % spec.requests.length]!)
+      let buffered: Buffer = Buffer.alloc(0)
+      let sentAt = 0
+      let done = false
+      const finish = () => {
+        if (!done) {
+          done = true
+          resolve()
+        }
+      }
+      const send = (socket: { write(b: Uint8Array): number; end(): void }) => {
+        const now = performance.now()
+        if (now >= stopAt || completed >= spec.maxRequests) {
+          socket.end()
+          finish()
+          return
+        }
+        sentAt = now
+        socket.write(payload)
+      }
+      Bun.connect({
+        hostname: "127.0.0.1",
+        port: spec.port,
+        socket: {
+          open: (socket) => send(socket),
+          data: (socket, chunk) => {
+            buffered = buffered.length === 0 ? Buffer.from(chunk) : Buffer.concat([buffered, chunk])
+            for (;;) {
+              const headerEnd = buffered.indexOf("\r\n\r\n")
+              if (headerEnd === -1) return
+              const head = buffered.toString("latin1", 0, headerEnd)
+              const match = /\r\ncontent-length:\s*(\d+)/i.exec(head)
+              const length = match ? Number(match[1]) : 0
+              const total = headerEnd + 4 + length
+              if (buffered.length < total) return
+              const now = performance.now()
+              const status = head.slice(9, 12)
+              if (status !== "200") {
+                non200++
+                firstBadResponse ??= buffered.toString("utf8", 0, Math.min(total, 600))
+              }
+              if (sentAt >= measureFrom && now <= stopAt && completed < spec.maxRequests) {
+                if (Number.isNaN(measuredStart)) measuredStart = sentAt
+                measuredEnd = now
+                latencies[completed++] = now - sentAt
+              }
+              buffered = buffered.subarray(total)
+              send(socket)
+            }
+          },
+          close: () => finish(),
+          error: () => {
+            errors++
+            finish()
+          },
+          connectError: () => {
+            errors++
+            finish()
+          },
+        },
+      }).catch(() => {
+        errors++
+        finish()
+      })
+    })
+
+  await Promise.all(Array.from({ length: spec.connections }, (_, i) => oneConnection(i)))
+  const sample = Array.from(latencies.subarray(0, completed))
+  return {
+    completed,
+    non200,
+    errors,
+    elapsedMs: completed > 0 ? measuredEnd - measuredStart : 0,
+    p50: percentile(sample, 50),
+    p99: percentile(sample, 99),
+    ...(firstBadResponse === undefined ? {} : { firstBadResponse }),
+  }
+}
+
+if (import.meta.main && process.argv[2] === "--load") {
+  const result = await runLoad(JSON.parse(process.argv[3]!) as LoadSpec)
+  process.stdout.write(`${JSON.stringify(result)}\n`)
+  process.exit(0)
+}
+
+// ---------------------------------------------------------------- driver (bench process)
+const taskset = Bun.which("taskset")
+
+const load = async (spec: LoadSpec): Promise<LoadResult & { rps: number }> => {
+  const command = [process.execPath, import.meta.path, "--load", JSON.stringify(spec)]
+  const child = Bun.spawn(taskset ? [taskset, "-c", "1", ...command] : command, { stdout: "pipe", stderr: "inherit" })
+  const limit = setTimeout(() => child.kill("SIGKILL"), spec.warmupMs + spec.durationMs + 15_000)
+  const text = await new Response(child.stdout).text()
+  await child.exited
+  clearTimeout(limit)
+  const result = JSON.parse(text.trim().split("\n").pop() ?? "{}") as LoadResult
+  return { ...result, rps: result.elapsedMs > 0 ? (result.completed * 1000) / result.elapsedMs : 0 }
+}
+
+const rawPost = (path: string, body: string, headers: Record<string, string>) =>
+  [
+    `POST ${path} HTTP/1.1`,
+    "Host: 127.0.0.1",
+    "Content-Type: application/json",
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    "",
+    body,
+  ].join("\r\n")
+
+const quoteBody = JSON.stringify({ tokenIn: SYNTHETIC.tokens.usdc, tokenOut: SYNTHETIC.tokens.tokenA, amountIn: "1000000000", feeBps: 10, feeRecipient: "0x1111111111111111111111111111111111111111" })
+const swapBody = JSON.stringify({ tokenIn: SYNTHETIC.tokens.usdc, tokenOut: SYNTHETIC.tokens.tokenA, amountIn: "1000000000", sender: "0x2222222222222222222222222222222222222222" })
+
+interface Variant {
+  readonly name: string
+  readonly port: number
+  readonly requests: (path: "quote" | "swap") => string[]
+}
+
+const measureVariant = async (v: Variant, path: "quote" | "swap", saturation: boolean) => {
+  const requests = v.requests(path)
+  const latency = await load({ port: v.port, connections: LATENCY_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
+  const saturated = saturation
+    ? await load({ port: v.port, connections: SATURATION_CONNECTIONS, warmupMs: WARMUP_MS / 2, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
+    : undefined
+  const bad = latency.non200 + latency.errors + (saturated ? saturated.non200 + saturated.errors : 0)
+  if (bad > 0) process.stderr.write(`${v.name} /${path}: ${bad} failed responses; first: ${latency.firstBadResponse ?? saturated?.firstBadResponse ?? "(connection error)"}\n`)
+  return { latency, saturated, bad }
+}
+
+/** The same edge behind @effect/platform's HttpRouter on BunHttpServer (per-request tracing span off). */
+const startHttpRouterVariant = async (env: Record<string, string>) => {
+  const scope = Effect.runSync(Scope.make())
+  const program = Effect.gen(function* () {
+    const config = yield* loadAppConfig(env)
+    const keys = yield* makeApiKeys(config.keyStore)
+    const edge = yield* makeEdge(config).pipe(
+      Effect.provideService(ApiKeys, keys),
+      Effect.provideService(RateLimits, yield* makeTokenBuckets()),
+      Effect.provideService(BadKeyLimits, yield* makeTokenBuckets()),
+      Effect.provideService(InFlight, makeInFlight()),
+    )
+    const app = HttpRouter.empty.pipe(
+      HttpRouter.all(
+        "*",
+        Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
+          Effect.map(edge.handle(request.source as Request, Option.getOrElse(request.remoteAddress, () => "unknown")), (response) => HttpServerResponse.raw(response))),
+      ),
+    )
+    const scope = yield* Effect.scope
+    const serverContext = yield* Layer.buildWithScope(
+      BunHttpServer.layer({ port: 0, hostname: "127.0.0.1", maxRequestBodySize: Number.MAX_SAFE_INTEGER }),
+      scope,
+    )
+    // the per-request tracing span off: the platform's best case
+    yield* Effect.locallyScoped(HttpMiddleware.currentTracerDisabledWhen, () => true)
+    yield* HttpServer.serveEffect()(app).pipe(Effect.provide(serverContext))
+    const address = Context.get(serverContext, HttpServer.HttpServer).address
+    return address._tag === "TcpAddress" ? address.port : 0
+  })
+  const port = await Effect.runPromise(program.pipe(Effect.provide(syntheticPrograms()), Scope.extend(scope)))
+  return { port, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
+}
+
+export async function run(): Promise<Measurement[]> {
+  const dir = mkdtempSync(join(tmpdir(), "api-edge-bench-"))
+  const env = { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error", MAX_IN_FLIGHT: "4096" }
+  const stops: Array<() => Promise<void> | void> = []
+  try {
+    // bare Bun.serve: parse the JSON body, answer a small JSON object
+    const bare = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: async (request) => {
+        const body = (await request.json()) as { amountIn: string }
+        return Response.json({ amountOut: body.amountIn, requestId: crypto.randomUUID() })
+      },
+    })
+    stops.push(() => bare.stop(true))
+
+    const api: RunningApi = await startApiServer({ programs: syntheticPrograms(), env })
+    stops.push(() => api.stop())
+    const keys: string[] = []
+    for (let i = 0; i < KEYS; i++) {
+      keys.push((await Effect.runPromise(api.keys.create({ name: `bench ${i}`, rpm: 1_000_000_000, concurrency: 4 }))).key)
+    }
+    const router = await startHttpRouterVariant(env)
+    stops.push(() => router.stop())
+
+    const edgeRequests = (path: "quote" | "swap") =>
+      keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key }))
+    const variants: Variant[] = [
+      { name: "bare Bun.serve JSON handler", port: bare.port!, requests: () => [rawPost("/", quoteBody, {})] },
+      { name: "edge on Bun.serve (served)", port: api.port, requests: edgeRequests },
+      { name: "edge behind HttpRouter on BunHttpServer", port: router.port, requests: edgeRequests },
+    ]
+
+    const results: Measurement[] = []
+    const row = (name: string, value: number, unit: string, target?: { text: string; met: boolean }, note?: string): Measurement => ({
+      name,
+      value: Math.round(value * 1000) / 1000,
+      unit,
+      ...(target ? { target: target.text, met: target.met } : {}),
+      ...(note ? { note } : {}),
+    })
+    const bareRun = await measureVariant(variants[0]!, "quote", true)
+    const edgeQuote = await measureVariant(variants[1]!, "quote", true)
+    const edgeSwap = await measureVariant(variants[1]!, "swap", false)
+    const routerQuote = await measureVariant(variants[2]!, "quote", true)
+    const failures = (r: { bad: number }) => (r.bad > 0 ? `${r.bad} failed responses` : undefined)
+
+    results.push(
+      row("bare Bun.serve, p50 @16 conns", bareRun.latency.p50, "ms", undefined, "framework ceiling"),
+      row("bare Bun.serve, p99 @16 conns", bareRun.latency.p99, "ms"),
+      row(`bare Bun.serve, throughput @${SATURATION_CONNECTIONS} conns`, bareRun.saturated!.rps, "req/s", undefined, failures(bareRun)),
+      row("/quote p50 @16 conns", edgeQuote.latency.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: edgeQuote.latency.p50 <= QUOTE_P50_MS }, "edge on Bun.serve, synthetic programs"),
+      row("/quote p99 @16 conns", edgeQuote.latency.p99, "ms", { text: `<= ${QUOTE_P99_MS}`, met: edgeQuote.latency.p99 <= QUOTE_P99_MS }),
+      row(`/quote throughput @${SATURATION_CONNECTIONS} conns`, edgeQuote.saturated!.rps, "req/s", { text: `>= ${QUOTE_RPS}`, met: edgeQuote.saturated!.rps >= QUOTE_RPS && edgeQuote.bad === 0 },
+        failures(edgeQuote) ?? `${Math.round((100 * edgeQuote.saturated!.rps) / bareRun.saturated!.rps)}% of bare Bun.serve`),
+      row("/swap p50 @16 conns", edgeSwap.latency.p50, "ms", { text: `<= ${SWAP_P50_MS}`, met: edgeSwap.latency.p50 <= SWAP_P50_MS && edgeSwap.bad === 0 }, failures(edgeSwap)),
+      row("/swap p99 @16 conns", edgeSwap.latency.p99, "ms"),
+      row("HttpRouter variant /quote p50 @16 conns", routerQuote.latency.p50, "ms", undefined, "same edge behind @effect/platform HttpRouter (not served)"),
+      row("HttpRouter variant /quote p99 @16 conns", routerQuote.latency.p99, "ms"),
+      row(`HttpRouter variant /quote throughput @${SATURATION_CONNECTIONS} conns`, routerQuote.saturated!.rps, "req/s", undefined,
+        failures(routerQuote) ?? `${Math.round((100 * routerQuote.saturated!.rps) / bareRun.saturated!.rps)}% of bare Bun.serve`),
+    )
+    return results
+  } finally {
+    for (const stop of stops.reverse()) await stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main && process.argv[2] !== "--load") {
+  for (const m of await run()) console.log(m)
+}

@@ -1,0 +1,454 @@
+// Route search: latency of findBestRoute for one-hop, two-hop and split trades
+// on a synthetic market of 5,000 pools (deterministic, no chain), the cost of
+// indexing a snapshot, and memory per pool. benchSnapshot measures any
+// snapshot with any trades (the default scenario's MarketState snapshot).
+import { readFileSync } from "node:fs"
+import { type Address, getAddress } from "viem"
+import { getTickAtSqrtRatio, MAX_TICK, MIN_TICK } from "../src/amm/index.ts"
+import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario } from "../src/devnet/index.ts"
+import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "../src/market/types.ts"
+import { type FindRouteParams, findBestRoute, graphOf, type Route } from "../src/routing/index.ts"
+import { type Measurement, percentile } from "./measurement.ts"
+
+export interface BenchTrade {
+  /** group the latency is reported under ("one-hop", "split", ...) */
+  readonly kind: string
+  readonly params: FindRouteParams
+}
+
+export interface BenchOptions {
+  /** prefix of every measurement name */
+  readonly label: string
+  /** timed searches per trade kind (trades of a kind are cycled) */
+  readonly iterations?: number
+  readonly p50TargetMs?: number
+  readonly p99TargetMs?: number
+}
+
+/**
+ * p50 and p99 wall-clock latency of findBestRoute per trade kind on one
+ * snapshot, after one warm-up pass over every trade (the snapshot's graph and
+ * pool models are built once per snapshot and shared by all requests; that
+ * cost is measured separately). Notes tell what the routes looked like and the
+ * process CPU time over the same calls (on a busy machine the wall-clock tail
+ * includes waiting for a core).
+ */
+export const benchSnapshot = (
+  snapshot: MarketSnapshot,
+  trades: readonly BenchTrade[],
+  options: BenchOptions,
+): Measurement[] => {
+  const iterations = options.iterations ?? 400
+  const kinds = [...new Set(trades.map((t) => t.kind))]
+  for (const t of trades) findBestRoute(snapshot, t.params)
+  const rows: Measurement[] = []
+  for (const kind of kinds) {
+    const group = trades.filter((t) => t.kind === kind)
+    const wall: number[] = []
+    const cpu: number[] = []
+    let routes = 0
+    let splits = 0
+    let hops = 0
+    Bun.gc(true)
+    for (let i = 0; i < iterations; i++) {
+      const t = group[i % group.length]!
+      const c0 = process.cpuUsage()
+      const started = performance.now()
+      const r: Route | undefined = findBestRoute(snapshot, t.params)
+      wall.push(performance.now() - started)
+      const c = process.cpuUsage(c0)
+      cpu.push((c.user + c.system) / 1000)
+      if (r !== undefined) {
+        routes++
+        splits += r.splits.length
+        for (const s of r.splits) hops += s.hops.length
+      }
+    }
+    const p50 = percentile(wall, 50)
+    const p99 = percentile(wall, 99)
+    const shape = `${group.length} trades; ${routes}/${iterations} routed, avg ${(splits / Math.max(1, routes)).toFixed(2)} splits, ${(hops / Math.max(1, splits)).toFixed(2)} hops/split`
+    rows.push({
+      name: `${options.label}, ${kind}, p50`,
+      value: p50,
+      unit: "ms",
+      ...(options.p50TargetMs === undefined ? {} : { target: `< ${options.p50TargetMs}`, met: p50 < options.p50TargetMs }),
+      note: shape,
+    })
+    rows.push({
+      name: `${options.label}, ${kind}, p99`,
+      value: p99,
+      unit: "ms",
+      ...(options.p99TargetMs === undefined ? {} : { target: `< ${options.p99TargetMs}`, met: p99 < options.p99TargetMs }),
+      // CPU time of the process over the same calls: tells the search's own cost from waiting for a core
+      note: `process CPU time p50 ${percentile(cpu, 50).toFixed(3)} ms, p99 ${percentile(cpu, 99).toFixed(3)} ms`,
+    })
+  }
+  return rows
+}
+
+// ---------------------------------------------------------------------------
+// Synthetic market
+
+/** mulberry32: a small deterministic PRNG */
+const rng = (seed: number) => {
+  let a = seed >>> 0
+  return (): number => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+export interface SyntheticToken {
+  readonly address: Address
+  readonly decimals: number
+  /** price in USD */
+  readonly usd: number
+}
+
+export interface SyntheticMarket {
+  readonly snapshot: MarketSnapshot
+  readonly usdc: SyntheticToken
+  /** hub tokens (USDC first) */
+  readonly hubs: readonly SyntheticToken[]
+  readonly tokens: readonly SyntheticToken[]
+  /** token pairs with at least one pool, "a|b" (lower-case, sorted) */
+  readonly pairs: ReadonlySet<string>
+  /** amount of `token` worth `usd` dollars */
+  readonly amountOf: (token: SyntheticToken, usd: number) => bigint
+}
+
+const FEES: ReadonlyArray<readonly [number, number]> = [
+  [100, 1],
+  [500, 10],
+  [3000, 60],
+  [10000, 200],
+]
+const LOG_1_0001 = Math.log(1.0001)
+
+/**
+ * A deterministic market of `poolCount` pools: USDC and 5 hubs joined by deep
+ * pools of every kind, ~poolCount/3 long-tail tokens each with 1-3 pools to
+ * hubs, and the rest long-tail pairs. V2 40%, V3 40%, V4 20%; V3/V4 pools
+ * have 1-6 positions around the price (ticks known within ±40,000 of it).
+ */
+export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket => {
+  const r = rng(seed)
+  const logUniform = (lo: number, hi: number) => Math.exp(Math.log(lo) + r() * (Math.log(hi) - Math.log(lo)))
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!
+
+  const token = (n: number, decimals: number, usd: number): SyntheticToken => ({
+    address: getAddress(`0x${(0x1000 + n).toString(16).padStart(40, "0")}`),
+    decimals,
+    usd,
+  })
+  const usdc: SyntheticToken = { address: "0x3600000000000000000000000000000000000000", decimals: 6, usd: 1 }
+  const hubs: SyntheticToken[] = [
+    usdc,
+    token(1, 18, 3500), // WETH
+    token(2, 8, 97000), // WBTC
+    token(3, 6, 1.16), // EURC
+    token(4, 6, 1), // USDT
+    token(5, 8, 97000), // cirBTC
+  ]
+  const longTail: SyntheticToken[] = []
+  const longTailCount = Math.max(10, Math.floor(poolCount / 3))
+  for (let i = 0; i < longTailCount; i++) {
+    longTail.push(token(100 + i, pick([6, 8, 18, 18]), logUniform(1e-4, 1e4)))
+  }
+
+  const pools = new Map<string, PoolState>()
+  const byToken = new Map<string, string[]>()
+  const pairs = new Set<string>()
+  let nextId = 1
+
+  const addPool = (a: SyntheticToken, b: SyntheticToken, tvlUsd: number, kind?: "uniswap-v2" | "uniswap-v3" | "uniswap-v4") => {
+    const [t0, t1] = a.address.toLowerCase() < b.address.toLowerCase() ? [a, b] : [b, a]
+    const dex = kind ?? (r() < 0.4 ? "uniswap-v2" : r() < 2 / 3 ? "uniswap-v3" : "uniswap-v4")
+    const n = nextId++
+    const id: `0x${string}` =
+      dex === "uniswap-v4"
+        ? `0x${n.toString(16).padStart(64, "0")}`
+        : `0x${(0xa0000000 + n).toString(16).padStart(40, "0")}`
+    // price of token0 in token1, raw units; perturbed so pools disagree a little
+    const price = (t0.usd / t1.usd) * 10 ** (t1.decimals - t0.decimals) * (1 + (r() - 0.5) * 0.004)
+    let pool: PoolState
+    if (dex === "uniswap-v2") {
+      const reserve0 = BigInt(Math.max(1, Math.floor((tvlUsd / 2 / t0.usd) * 10 ** t0.decimals)))
+      const reserve1 = BigInt(Math.max(1, Math.floor(Number(reserve0) * price)))
+      pool = { dex, id, token0: t0.address, token1: t1.address, reserve0, reserve1 } satisfies V2PoolState
+    } else {
+      const [fee, tickSpacing] = pick(FEES)
+      const sqrtP = Math.sqrt(price)
+      const sqrtPriceX96 = BigInt(Math.floor(sqrtP * 2 ** 96))
+      const tick = getTickAtSqrtRatio(sqrtPriceX96)
+      const net = new Map<number, bigint>()
+      let liquidity = 0n
+      const positions = 1 + Math.floor(r() * 6)
+      for (let k = 0; k < positions; k++) {
+        const width = Math.max(1, Math.floor(logUniform(2, 2000) / tickSpacing)) * tickSpacing
+        const centre = Math.floor((tick + (r() - 0.5) * width) / tickSpacing) * tickSpacing
+        const lower = Math.max(Math.ceil(MIN_TICK / tickSpacing) * tickSpacing, centre - width)
+        const upper = Math.min(Math.floor(MAX_TICK / tickSpacing) * tickSpacing, centre + width)
+        // value of liquidity L over [lower, upper] at the current price, in token1 units
+        const sa = Math.exp((lower * LOG_1_0001) / 2)
+        const sb = Math.exp((upper * LOG_1_0001) / 2)
+        const s = Math.min(Math.max(sqrtP, sa), sb)
+        const valuePerL = (s - sa) + (1 / s - 1 / sb) * price
+        const tvl1 = (tvlUsd / positions / t1.usd) * 10 ** t1.decimals
+        const l = BigInt(Math.max(1, Math.floor(tvl1 / Math.max(valuePerL, 1e-30))))
+        net.set(lower, (net.get(lower) ?? 0n) + l)
+        net.set(upper, (net.get(upper) ?? 0n) - l)
+        if (lower <= tick && tick < upper) liquidity += l
+      }
+      const ticks: TickInfo[] = [...net.entries()]
+        .filter(([, v]) => v !== 0n)
+        .sort((x, y) => x[0] - y[0])
+        .map(([t, liquidityNet]) => ({ tick: t, liquidityNet }))
+      const known = 40_000
+      const state: ConcentratedPoolState = {
+        dex,
+        id,
+        token0: t0.address,
+        token1: t1.address,
+        fee,
+        tickSpacing,
+        sqrtPriceX96,
+        tick,
+        liquidity,
+        ticks: ticks.filter((t) => t.tick >= tick - known && t.tick <= tick + known),
+        tickLower: Math.max(MIN_TICK, tick - known),
+        tickUpper: Math.min(MAX_TICK, tick + known),
+        ...(dex === "uniswap-v4" ? { hooks: "0x0000000000000000000000000000000000000000" as Address } : {}),
+      }
+      pool = state
+    }
+    const key = id.toLowerCase()
+    pools.set(key, pool)
+    for (const t of [t0, t1]) {
+      const k = t.address.toLowerCase()
+      let list = byToken.get(k)
+      if (list === undefined) byToken.set(k, (list = []))
+      list.push(key)
+    }
+    pairs.add(`${t0.address.toLowerCase()}|${t1.address.toLowerCase()}`)
+  }
+
+  // hubs: every pair, several pools each, deep
+  for (let i = 0; i < hubs.length; i++) {
+    for (let j = i + 1; j < hubs.length; j++) {
+      addPool(hubs[i]!, hubs[j]!, logUniform(2e6, 5e7), "uniswap-v2")
+      addPool(hubs[i]!, hubs[j]!, logUniform(2e6, 5e7), "uniswap-v3")
+      addPool(hubs[i]!, hubs[j]!, logUniform(2e6, 5e7), "uniswap-v3")
+      addPool(hubs[i]!, hubs[j]!, logUniform(1e6, 2e7), "uniswap-v4")
+    }
+  }
+  // long tail to hubs (USDC and WETH most often)
+  const hubWeights = [usdc, usdc, usdc, hubs[1]!, hubs[1]!, hubs[2]!, hubs[3]!, hubs[4]!, hubs[5]!]
+  for (const t of longTail) {
+    const count = 1 + Math.floor(r() * 3)
+    for (let k = 0; k < count && pools.size < poolCount; k++) addPool(t, pick(hubWeights), logUniform(5e3, 5e6))
+  }
+  // long-tail pairs
+  while (pools.size < poolCount) {
+    const a = pick(longTail)
+    const b = pick(longTail)
+    if (a !== b) addPool(a, b, logUniform(1e3, 1e6))
+  }
+
+  const snapshot: MarketSnapshot = {
+    chainId: 5042,
+    blockNumber: 1n,
+    blockTimestamp: 1_700_000_000n,
+    gasPriceWei: 20_000_000_000n, // 20 gwei of native USDC
+    pools,
+    poolsByToken: byToken,
+  }
+  const amountOf = (t: SyntheticToken, usd: number): bigint =>
+    BigInt(Math.max(1, Math.floor((usd / t.usd) * 10 ** t.decimals)))
+  return { snapshot, usdc, hubs, tokens: [...hubs, ...longTail], pairs, amountOf }
+}
+
+/** native USDC wei -> tokenOut at the synthetic USD prices */
+const nativeTo = (t: SyntheticToken) => {
+  // 1 USDC native = 1e18 wei; tokenOut units per wei
+  const perWei = (1 / t.usd) * 10 ** t.decimals / 1e18
+  return (wei: bigint): bigint => BigInt(Math.floor(Number(wei) * perWei))
+}
+
+/** one-hop, two-hop and split trades on a synthetic market */
+export const syntheticTrades = (market: SyntheticMarket, count = 40, seed = 7): BenchTrade[] => {
+  const r = rng(seed)
+  const { usdc, hubs, tokens, pairs, amountOf } = market
+  const longTail = tokens.slice(hubs.length)
+  const hasPair = (a: SyntheticToken, b: SyntheticToken) => {
+    const x = a.address.toLowerCase()
+    const y = b.address.toLowerCase()
+    return pairs.has(x < y ? `${x}|${y}` : `${y}|${x}`)
+  }
+  const trade = (kind: string, a: SyntheticToken, b: SyntheticToken, usd: number): BenchTrade => ({
+    kind,
+    params: { tokenIn: a.address, tokenOut: b.address, amountIn: amountOf(a, usd), nativeToTokenOut: nativeTo(b) },
+  })
+  const out: BenchTrade[] = []
+  // one-hop: a long-tail token with a USDC pool, sold for USDC, small size
+  for (let i = 0; out.length < count && i < 100_000; i++) {
+    const t = longTail[Math.floor(r() * longTail.length)]!
+    if (hasPair(t, usdc)) out.push(trade("one-hop", t, usdc, 50 + r() * 500))
+  }
+  // two-hop: two long-tail tokens without a pool between them
+  for (let i = 0, n = 0; n < count && i < 100_000; i++) {
+    const a = longTail[Math.floor(r() * longTail.length)]!
+    const b = longTail[Math.floor(r() * longTail.length)]!
+    if (a === b || hasPair(a, b)) continue
+    out.push(trade("two-hop", a, b, 100 + r() * 1000))
+    n++
+  }
+  // split: large trades between hubs, deep enough that one pool is not best
+  for (let n = 0; n < count; n++) {
+    const a = hubs[Math.floor(r() * hubs.length)]!
+    let b = hubs[Math.floor(r() * hubs.length)]!
+    if (a === b) b = hubs[(hubs.indexOf(a) + 1) % hubs.length]!
+    out.push(trade("split", a, b, 2e5 + r() * 2e6))
+  }
+  return out
+}
+
+// ---------------------------------------------------------------------------
+// The default scenario's pools as the devnet creates them (planned, no chain)
+
+/**
+ * The default scenario's pools in the state the devnet deploys them, computed
+ * by the scenario planner (no chain): token addresses are stand-ins, so a
+ * pool's token0/token1 order may differ from the devnet's, not its economics.
+ * Fee-on-transfer and rebasing tokens are left out (never routable).
+ */
+export const defaultScenarioMarket = () => {
+  const scenario = parseScenario(readFileSync(DEFAULT_SCENARIO_PATH, "utf8"), DEFAULT_SCENARIO_PATH)
+  const symbols = ["USDC", ...scenario.tokens.map((t) => t.symbol)]
+  const addressOf = (symbol: string): Address =>
+    symbol === "USDC"
+      ? "0x3600000000000000000000000000000000000000"
+      : getAddress(`0x${(0x5000 + symbols.indexOf(symbol)).toString(16).padStart(40, "0")}`)
+  const plan = planScenario(scenario, addressOf)
+  const excluded = new Set(plan.tokens.filter((t) => t.behavior !== "standard").map((t) => t.symbol))
+  const pools = new Map<string, PoolState>()
+  const byToken = new Map<string, string[]>()
+  plan.pools.forEach((p, i) => {
+    if (excluded.has(p.token0) || excluded.has(p.token1)) return
+    const token0 = addressOf(p.token0)
+    const token1 = addressOf(p.token1)
+    const id: `0x${string}` =
+      p.dex === "uniswap-v4" ? `0x${(i + 1).toString(16).padStart(64, "0")}` : getAddress(`0x${(0xd000 + i).toString(16).padStart(40, "0")}`)
+    let pool: PoolState
+    if (p.dex === "uniswap-v2") {
+      pool = { dex: p.dex, id, token0, token1, reserve0: p.reserve0, reserve1: p.reserve1 }
+    } else {
+      const tick = getTickAtSqrtRatio(p.sqrtPriceX96)
+      const net = new Map<number, bigint>()
+      let liquidity = 0n
+      for (const q of p.positions) {
+        net.set(q.tickLower, (net.get(q.tickLower) ?? 0n) + q.liquidity)
+        net.set(q.tickUpper, (net.get(q.tickUpper) ?? 0n) - q.liquidity)
+        if (q.tickLower <= tick && tick < q.tickUpper) liquidity += q.liquidity
+      }
+      const ticks = [...net.entries()].sort((a, b) => a[0] - b[0]).map(([t, liquidityNet]) => ({ tick: t, liquidityNet }))
+      pool = {
+        dex: p.dex, id, token0, token1, fee: p.fee, tickSpacing: p.tickSpacing, sqrtPriceX96: p.sqrtPriceX96, tick, liquidity, ticks,
+        tickLower: MIN_TICK, tickUpper: MAX_TICK,
+        ...(p.dex === "uniswap-v4" ? { hooks: "0x0000000000000000000000000000000000000000" as Address } : {}),
+      }
+    }
+    const key = id.toLowerCase()
+    pools.set(key, pool)
+    for (const t of [token0, token1]) {
+      const k = t.toLowerCase()
+      byToken.set(k, [...(byToken.get(k) ?? []), key])
+    }
+  })
+  const snapshot: MarketSnapshot = {
+    chainId: 5042, blockNumber: 1n, blockTimestamp: 1_700_000_000n, gasPriceWei: 20_000_000_000n, pools, poolsByToken: byToken,
+  }
+  const decimals = new Map([["USDC", 6], ...plan.tokens.map((t) => [t.symbol, t.decimals] as const)])
+  const usd = new Map(plan.priceFeeds.map((f) => [f.symbol, Number(f.answer) / 1e8]))
+  const token = (symbol: string): SyntheticToken => ({ address: addressOf(symbol), decimals: decimals.get(symbol)!, usd: usd.get(symbol)! })
+  return { snapshot, token }
+}
+
+/** trades on the default scenario: direct pairs, pairs two hops apart, and sizes that split */
+export const defaultScenarioTrades = (market: ReturnType<typeof defaultScenarioMarket>): BenchTrade[] => {
+  const { token } = market
+  const t = (kind: string, a: string, b: string, usd: number): BenchTrade => {
+    const x = token(a)
+    const y = token(b)
+    return { kind, params: { tokenIn: x.address, tokenOut: y.address, amountIn: BigInt(Math.floor((usd / x.usd) * 10 ** x.decimals)), nativeToTokenOut: nativeTo(y) } }
+  }
+  return [
+    t("one-hop", "USDC", "USDT", 100),
+    t("one-hop", "WETH", "USDC", 500),
+    t("one-hop", "cirBTC", "WBTC", 1000),
+    t("one-hop", "USDT", "WETH", 300),
+    t("two-hop", "WBTC", "USDC", 1000),
+    t("two-hop", "WBTC", "EURC", 2000),
+    t("two-hop", "USDT", "cirBTC", 500),
+    t("two-hop", "EURC", "WETH", 800),
+    t("split", "USDC", "EURC", 200_000),
+    t("split", "EURC", "USDC", 150_000),
+    t("split", "USDC", "cirBTC", 100_000),
+    t("split", "USDT", "USDC", 500_000),
+  ]
+}
+
+const heapUsed = (): number => {
+  Bun.gc(true)
+  return process.memoryUsage().heapUsed
+}
+
+export const run = async (): Promise<Measurement[]> => {
+  const POOLS = 5000
+  const rows: Measurement[] = []
+
+  const scenario = defaultScenarioMarket()
+  rows.push(
+    ...benchSnapshot(scenario.snapshot, defaultScenarioTrades(scenario), {
+      label: "default scenario (planned pools)",
+      iterations: 1000,
+      p50TargetMs: 1,
+      p99TargetMs: 5,
+    }),
+  )
+
+  const before = heapUsed()
+  const market = syntheticMarket(POOLS)
+  const afterSnapshot = heapUsed()
+
+  const started = performance.now()
+  const graph = graphOf(market.snapshot)
+  const indexMs = performance.now() - started
+  // build every pool's float models, as a long-running service ends up with
+  for (const edges of graph.out) for (const e of edges) void e.curve
+  const afterModels = heapUsed()
+
+  const trades = syntheticTrades(market)
+  rows.push(...benchSnapshot(market.snapshot, trades, { label: `${POOLS} pools`, p99TargetMs: 20 }))
+  rows.push({ name: `${POOLS} pools, snapshot index build`, value: indexMs, unit: "ms", note: "once per snapshot (per block)" })
+  rows.push({
+    name: "memory per pool, snapshot",
+    value: Math.round((afterSnapshot - before) / POOLS),
+    unit: "bytes",
+    note: "pool states, ids and maps of the synthetic snapshot",
+  })
+  rows.push({
+    name: "memory per pool, routing index + models",
+    value: Math.round((afterModels - afterSnapshot) / POOLS),
+    unit: "bytes",
+    note: "token graph edges and both directions' float curves",
+  })
+  return rows
+}
+
+if (import.meta.main) {
+  for (const m of await run()) console.log(m)
+}

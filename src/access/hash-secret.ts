@@ -1,0 +1,34 @@
+// The HMAC secret behind stored key hashes: KEY_HASH_SECRET when set; otherwise
+// 32 random bytes generated on first use and kept in `<database>.hash-secret`
+// (mode 0600), so the server and `bun run keys` agree without configuration.
+import { randomBytes } from "node:crypto"
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
+import { dirname } from "node:path"
+
+export const secretFileFor = (databasePath: string): string => `${databasePath}.hash-secret`
+
+const MIN_LENGTH = 32
+
+/**
+ * Reads the secret beside the database, creating it when absent. The file appears
+ * whole or not at all (written aside, then hard-linked into place), so two processes
+ * starting together agree on one secret.
+ */
+export const readOrCreateSecretFile = (path: string): string => {
+  mkdirSync(dirname(path), { recursive: true })
+  const aside = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  writeFileSync(aside, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 })
+  try {
+    linkSync(aside, path)
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e
+  } finally {
+    unlinkSync(aside)
+  }
+  const secret = readFileSync(path, "utf8").trim()
+  if (secret.length < MIN_LENGTH) throw new Error(`the key hash secret in ${path} is shorter than ${MIN_LENGTH} characters`)
+  return secret
+}
+
+/** A secret for a store that lives only in memory. */
+export const ephemeralSecret = (): string => randomBytes(32).toString("hex")

@@ -1,0 +1,170 @@
+// Errors are data. Each failure the API can answer is a tagged error; one table
+// maps each to the spec's HTTP status and code, and `renderError` gives the
+// client-facing message, reason and extra headers. Programs fail with the
+// QuoteError / SwapError subsets; the edge adds the rest.
+import { Data } from "effect"
+
+// --- what the request programs may fail with ---------------------------------
+
+/** A field the programs find invalid (the edge has already checked the request tables). */
+export class InvalidRequest extends Data.TaggedError("InvalidRequest")<{
+  /** sent to the client; name the field: "amountIn: …" */
+  readonly message: string
+}> {}
+
+/** No route for this pair and amount (including tokens that can never be routed). */
+export class NoRoute extends Data.TaggedError("NoRoute")<{
+  /** sent to the client; defaults to "no route for this pair and amount" */
+  readonly message?: string
+}> {}
+
+/** The transaction would revert when simulated from the sender. */
+export class SimulationFailed extends Data.TaggedError("SimulationFailed")<{
+  /** the executor's error name (Slippage, Expired, Paused, …) or revert string; absent when it gives none */
+  readonly reason?: string
+  /** sent to the client; defaults to "the transaction would revert" */
+  readonly message?: string
+}> {}
+
+/** Routing is briefly unavailable (the chain or a required source cannot be read). */
+export class Unavailable extends Data.TaggedError("Unavailable")<{
+  /** logged, never sent */
+  readonly detail?: string
+  /** Retry-After in seconds; default 1 */
+  readonly retryAfterSeconds?: number
+}> {}
+
+/** The route could not be prepared. */
+export class Internal extends Data.TaggedError("Internal")<{
+  /** logged, never sent */
+  readonly detail?: string
+  readonly cause?: unknown
+}> {}
+
+/** Routing took longer than its budget. */
+export class Timeout extends Data.TaggedError("Timeout")<{
+  /** logged, never sent */
+  readonly detail?: string
+}> {}
+
+export type QuoteError = InvalidRequest | NoRoute | Unavailable | Internal | Timeout
+export type SwapError = QuoteError | SimulationFailed
+
+// --- what the edge adds --------------------------------------------------------
+
+export class Unauthorized extends Data.TaggedError("Unauthorized")<{ readonly message: string }> {}
+export class NotFound extends Data.TaggedError("NotFound")<{ readonly path: string }> {}
+export class ApiDisabled extends Data.TaggedError("ApiDisabled")<{}> {}
+export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{ readonly method: string }> {}
+export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly limit: number }> {}
+export class RateLimited extends Data.TaggedError("RateLimited")<{ readonly message: string; readonly retryAfterSeconds: number }> {}
+export class ConcurrencyLimited extends Data.TaggedError("ConcurrencyLimited")<{ readonly max: number }> {}
+export class Overloaded extends Data.TaggedError("Overloaded")<{ readonly retryAfterSeconds: number }> {}
+
+export type ApiError =
+  | SwapError
+  | Unauthorized
+  | NotFound
+  | ApiDisabled
+  | MethodNotAllowed
+  | PayloadTooLarge
+  | RateLimited
+  | ConcurrencyLimited
+  | Overloaded
+
+export type ErrorCode =
+  | "INVALID_REQUEST"
+  | "UNAUTHORIZED"
+  | "NOT_FOUND"
+  | "API_DISABLED"
+  | "METHOD_NOT_ALLOWED"
+  | "SIMULATION_FAILED"
+  | "NO_ROUTE"
+  | "RATE_LIMITED"
+  | "CONCURRENCY_LIMITED"
+  | "INTERNAL"
+  | "OVERLOADED"
+  | "UNAVAILABLE"
+  | "TIMEOUT"
+
+/** The spec's Errors table: every tagged error → HTTP status and code. */
+export const ERROR_TABLE = {
+  InvalidRequest: { status: 400, code: "INVALID_REQUEST" },
+  Unauthorized: { status: 401, code: "UNAUTHORIZED" },
+  NotFound: { status: 404, code: "NOT_FOUND" },
+  ApiDisabled: { status: 404, code: "API_DISABLED" },
+  MethodNotAllowed: { status: 405, code: "METHOD_NOT_ALLOWED" },
+  SimulationFailed: { status: 409, code: "SIMULATION_FAILED" },
+  PayloadTooLarge: { status: 413, code: "INVALID_REQUEST" },
+  NoRoute: { status: 422, code: "NO_ROUTE" },
+  RateLimited: { status: 429, code: "RATE_LIMITED" },
+  ConcurrencyLimited: { status: 429, code: "CONCURRENCY_LIMITED" },
+  Internal: { status: 502, code: "INTERNAL" },
+  Overloaded: { status: 503, code: "OVERLOADED" },
+  Unavailable: { status: 503, code: "UNAVAILABLE" },
+  Timeout: { status: 504, code: "TIMEOUT" },
+} as const satisfies Record<ApiError["_tag"], { readonly status: number; readonly code: ErrorCode }>
+
+export interface RenderedError {
+  readonly status: number
+  readonly code: ErrorCode
+  readonly message: string
+  readonly reason?: string
+  /** extra response headers (Retry-After, Allow, Connection) */
+  readonly headers: Readonly<Record<string, string>>
+}
+
+const NONE: Readonly<Record<string, string>> = {}
+
+const describe = (e: ApiError): { message: string; reason?: string; headers?: Record<string, string> } => {
+  switch (e._tag) {
+    case "InvalidRequest":
+    case "Unauthorized":
+      return { message: e.message }
+    case "NotFound":
+      return { message: `no endpoint at ${e.path}: use POST /api/v1/quote or POST /api/v1/swap` }
+    case "ApiDisabled":
+      return { message: "the API is temporarily switched off; retry later" }
+    case "MethodNotAllowed":
+      return { message: `method ${e.method} is not allowed: use POST with a JSON body`, headers: { allow: "POST" } }
+    case "SimulationFailed":
+      // an absent message reads as "" on an Error
+      return e.reason === undefined
+        ? { message: e.message || "the transaction would revert" }
+        : { message: e.message || `the transaction would revert: ${e.reason}`, reason: e.reason }
+    case "PayloadTooLarge":
+      // the rest of the body is not read, so the connection cannot carry another request
+      return { message: `body: larger than ${e.limit} bytes`, headers: { connection: "close" } }
+    case "NoRoute":
+      return { message: e.message || "no route for this pair and amount" }
+    case "RateLimited":
+      return { message: e.message, headers: { "retry-after": String(e.retryAfterSeconds) } }
+    case "ConcurrencyLimited":
+      return { message: `more than ${e.max} requests in flight on this API key; wait for one to finish`, headers: { "retry-after": "1" } }
+    case "Internal":
+      return { message: "the route could not be prepared" }
+    case "Overloaded":
+      return { message: "the API is busy", headers: { "retry-after": String(e.retryAfterSeconds) } }
+    case "Unavailable":
+      return { message: "routing is briefly unavailable", headers: { "retry-after": String(e.retryAfterSeconds ?? 1) } }
+    case "Timeout":
+      return { message: "routing took too long" }
+  }
+}
+
+export const renderError = (e: ApiError): RenderedError => {
+  const { status, code } = ERROR_TABLE[e._tag]
+  const d = describe(e)
+  return d.reason === undefined
+    ? { status, code, message: d.message, headers: d.headers ?? NONE }
+    : { status, code, message: d.message, reason: d.reason, headers: d.headers ?? NONE }
+}
+
+/** The spec's error body: { error: { code, message, reason? }, requestId }. */
+export const errorBody = (rendered: RenderedError, requestId: string): string =>
+  JSON.stringify({
+    error: rendered.reason === undefined
+      ? { code: rendered.code, message: rendered.message }
+      : { code: rendered.code, message: rendered.message, reason: rendered.reason },
+    requestId,
+  })

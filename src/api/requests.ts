@@ -1,0 +1,209 @@
+// Request bodies of POST /quote and POST /swap: Effect Schemas for each field
+// (exact messages naming the field), then the rules that join fields (fee
+// recipient, USDC to USDC, recipient, deadline). The result is typed, with
+// checksummed addresses, bigint amounts and defaults applied.
+import { Either, ParseResult, Schema } from "effect"
+import type { Address } from "viem"
+import { checksum } from "./checksum.ts"
+import { InvalidRequest } from "./errors.ts"
+import { CHAIN_ID, type QuoteRequest, type SwapRequest } from "./programs.ts"
+
+export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000"
+export const NATIVE_PLACEHOLDER = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+export const USDC_ERC20_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
+
+/** Native USDC (the zero address or the 0xEeee… placeholder, any case) or its ERC-20 at 0x3600…0000. */
+export const isUsdc = (address: string): boolean => {
+  const a = address.toLowerCase()
+  return a === ZERO_ADDRESS || a === NATIVE_PLACEHOLDER || a === USDC_ERC20_ADDRESS
+}
+/** Native USDC: the zero address or the 0xEeee… placeholder. */
+export const isNativeUsdc = (address: string): boolean => {
+  const a = address.toLowerCase()
+  return a === ZERO_ADDRESS || a === NATIVE_PLACEHOLDER
+}
+
+export const DEFAULT_SLIPPAGE_BPS = 50
+export const DEFAULT_DEADLINE_SECONDS = 20 * 60
+export const MAX_DEADLINE_SECONDS = 60 * 60
+const MAX_UINT256 = (1n << 256n) - 1n
+
+const describeValue = (u: unknown): string => {
+  if (typeof u === "string") return JSON.stringify(u.length > 80 ? `${u.slice(0, 80)}…` : u)
+  if (typeof u === "number" || typeof u === "boolean" || u === null) return String(u)
+  return Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : typeof u
+}
+
+const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** All-lowercase, or mixed case matching its EIP-55 checksum; the 0xEeee… placeholder in any case. */
+export const parseAddress = (u: unknown): Either.Either<Address, string> => {
+  if (typeof u !== "string") return Either.left(`must be an address string, got ${describeValue(u)}`)
+  if (!HEX_ADDRESS.test(u)) return Either.left(`must be 0x followed by 40 hex digits, got ${describeValue(u)}`)
+  const lower = u.toLowerCase()
+  const checksummed = checksum(lower)
+  if (u === lower || u === checksummed || lower === NATIVE_PLACEHOLDER) return Either.right(checksummed)
+  return Either.left(`mixed-case address with a wrong checksum: ${u} (send it all-lowercase or checksummed as ${checksummed})`)
+}
+
+const Checksummed = Schema.TemplateLiteral("0x", Schema.String)
+
+const fieldOf = <A, I>(
+  to: Schema.Schema<A, I>,
+  parse: (u: unknown) => Either.Either<A, string>,
+): Schema.Schema<A, unknown> =>
+  Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(to), {
+    strict: true,
+    decode: (u, _, ast) => Either.match(parse(u), {
+      onLeft: (message) => ParseResult.fail(new ParseResult.Type(ast, u, message)),
+      onRight: ParseResult.succeed,
+    }),
+    encode: ParseResult.succeed,
+  })
+
+const AddressField = fieldOf(Checksummed as Schema.Schema<Address>, parseAddress)
+
+/** A whole number of smallest units: an integer string, or a JSON number below 2^53. */
+export const parseAmount = (u: unknown): Either.Either<bigint, string> => {
+  let value: bigint
+  if (typeof u === "string") {
+    if (!/^[0-9]{1,78}$/.test(u)) return Either.left(`must be a whole number of the token's smallest unit, as a string of digits, got ${describeValue(u)}`)
+    value = BigInt(u)
+  } else if (typeof u === "number") {
+    if (!Number.isInteger(u)) return Either.left(`must be a whole number of the token's smallest unit, got ${describeValue(u)}`)
+    if (!Number.isSafeInteger(u)) return Either.left(`JSON numbers are accepted only below 2^53; send ${u < 0 ? "a non-negative amount" : "the amount as a string"}`)
+    value = BigInt(u)
+  } else {
+    return Either.left(`must be an integer string, got ${describeValue(u)}`)
+  }
+  if (value <= 0n) return Either.left("must be greater than 0")
+  if (value > MAX_UINT256) return Either.left("must be below 2^256")
+  return Either.right(value)
+}
+
+const AmountField = fieldOf(Schema.BigIntFromSelf, parseAmount)
+
+const integerIn = (min: number, max: number) =>
+  fieldOf(Schema.Number, (u) =>
+    typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
+      ? Either.right(u)
+      : Either.left(`must be an integer from ${min} to ${max}, got ${describeValue(u)}`))
+
+const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), (u): Either.Either<typeof CHAIN_ID, string> =>
+  u === CHAIN_ID ? Either.right(CHAIN_ID) : Either.left(`must be ${CHAIN_ID} when sent, got ${describeValue(u)}`))
+
+const DeadlineField = fieldOf(Schema.Number, (u) =>
+  typeof u === "number" && Number.isSafeInteger(u)
+    ? Either.right(u)
+    : Either.left(`must be an integer number of Unix seconds, got ${describeValue(u)}`))
+
+const quoteFields = {
+  tokenIn: AddressField,
+  tokenOut: AddressField,
+  amountIn: AmountField,
+  feeBps: Schema.optional(integerIn(0, 100)),
+  feeRecipient: Schema.optional(AddressField),
+  slippageBps: Schema.optional(integerIn(0, 2000)),
+  chainId: Schema.optional(ChainIdField),
+}
+
+/** The body of POST /quote, field by field (joint rules are checked by decodeQuoteRequest). */
+export const QuoteBody = Schema.Struct(quoteFields)
+/** The body of POST /swap, field by field (joint rules are checked by decodeSwapRequest). */
+export const SwapBody = Schema.Struct({
+  ...quoteFields,
+  sender: AddressField,
+  recipient: Schema.optional(AddressField),
+  deadline: Schema.optional(DeadlineField),
+})
+
+const OPTIONAL = new Set(["feeBps", "feeRecipient", "slippageBps", "chainId", "recipient", "deadline"])
+/** the order fields are reported in when several are wrong: the spec's tables */
+const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline"]
+
+const parseOptions = { errors: "all", onExcessProperty: "error" } as const
+
+const decodeQuoteBody = Schema.decodeUnknownEither(QuoteBody, parseOptions)
+const decodeSwapBody = Schema.decodeUnknownEither(SwapBody, parseOptions)
+
+const decodeFields = <A>(decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>, body: unknown): Either.Either<A, InvalidRequest> => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return Either.left(new InvalidRequest({ message: `body: must be a JSON object, got ${describeValue(body)}` }))
+  }
+  // an optional field sent as null counts as not sent
+  let input = body as Record<string, unknown>
+  for (const key of OPTIONAL) {
+    if (key in input && input[key] === null) {
+      if (input === body) input = { ...input }
+      delete input[key]
+    }
+  }
+  return Either.mapLeft(decode(input), (error) => {
+    const issues = ParseResult.ArrayFormatter.formatErrorSync(error)
+    const rank = (path: ReadonlyArray<PropertyKey>) => {
+      const i = FIELD_ORDER.indexOf(String(path[0]))
+      return i === -1 ? FIELD_ORDER.length : i
+    }
+    const first = [...issues].sort((a, b) => rank(a.path) - rank(b.path))[0]!
+    const field = first.path.map(String).join(".") || "body"
+    const message =
+      first._tag === "Missing" ? `${field}: is required`
+      : first._tag === "Unexpected" ? `${field}: unknown field`
+      : `${field}: ${first.message}`
+    return new InvalidRequest({ message })
+  })
+}
+
+export interface RequestRules {
+  /** the route executor (refused as fee recipient and recipient) */
+  readonly executor: Address
+  /** now, in Unix seconds */
+  readonly nowSeconds: number
+}
+
+const fail = (message: string) => Either.left(new InvalidRequest({ message }))
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+type QuoteFields = Schema.Schema.Type<typeof QuoteBody>
+
+const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> => {
+  if (isUsdc(f.tokenIn) && isUsdc(f.tokenOut)) {
+    return fail("tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
+  }
+  if (same(f.tokenIn, f.tokenOut)) return fail("tokenOut: must differ from tokenIn")
+  const feeBps = f.feeBps ?? 0
+  if (f.feeRecipient !== undefined) {
+    if (same(f.feeRecipient, ZERO_ADDRESS)) return fail("feeRecipient: cannot be the zero address")
+    if (same(f.feeRecipient, rules.executor)) return fail("feeRecipient: cannot be the route executor")
+  } else if (feeBps > 0) {
+    return fail("feeRecipient: is required when feeBps is greater than 0")
+  }
+  return Either.right({
+    chainId: CHAIN_ID,
+    tokenIn: f.tokenIn,
+    tokenOut: f.tokenOut,
+    amountIn: f.amountIn,
+    feeBps,
+    feeRecipient: feeBps > 0 ? f.feeRecipient! : null,
+    slippageBps: f.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+  })
+}
+
+/** A POST /quote body → QuoteRequest, or the first problem, naming its field. */
+export const decodeQuoteRequest = (body: unknown, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> =>
+  Either.flatMap(decodeFields(decodeQuoteBody, body), (f) => quoteFromFields(f, rules))
+
+/** A POST /swap body → SwapRequest, or the first problem, naming its field. */
+export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequest, InvalidRequest> =>
+  Either.flatMap(decodeFields(decodeSwapBody, body), (f) =>
+    Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequest, InvalidRequest> => {
+      const recipient = f.recipient ?? f.sender
+      if (f.recipient !== undefined) {
+        if (same(f.recipient, ZERO_ADDRESS)) return fail("recipient: cannot be the zero address")
+        if (same(f.recipient, rules.executor)) return fail("recipient: cannot be the route executor")
+      }
+      const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
+      if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
+      if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)
+      return Either.right({ ...quote, sender: f.sender, recipient, deadline })
+    }))

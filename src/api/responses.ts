@@ -1,0 +1,105 @@
+// Response encoding: typed program answers → the spec's JSON (amounts as decimal
+// strings, addresses checksummed, requestId last). An answer that contradicts its
+// request or the fee formulas is not sent: it becomes 502 INTERNAL.
+import { Either } from "effect"
+import type { Address } from "viem"
+import { checksum } from "./checksum.ts"
+import { minAmountOut, splitFees } from "../fees/index.ts"
+import { Internal } from "./errors.ts"
+import { CHAIN_ID, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"
+
+const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+
+/** What is wrong with a quote answer for this request, or undefined. */
+export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): string | undefined => {
+  if (q.chainId !== CHAIN_ID) return `chainId ${q.chainId}`
+  if (!same(q.tokenIn, request.tokenIn) || !same(q.tokenOut, request.tokenOut)) return "tokens differ from the request"
+  if (q.amountIn !== request.amountIn) return "amountIn differs from the request"
+  if (q.slippageBps !== request.slippageBps) return "slippageBps differs from the request"
+  if (!same(q.fees.token, q.tokenOut)) return "fees.token is not tokenOut"
+  if (q.fees.partnerBps !== request.feeBps || !same(q.fees.partnerRecipient, request.feeRecipient)) return "partner fee differs from the request"
+  let expected
+  try {
+    expected = splitFees(q.grossAmountOut, { protocolBps: q.fees.protocolBps, partnerBps: q.fees.partnerBps })
+  } catch (e) {
+    return `fees: ${(e as Error).message}`
+  }
+  if (q.fees.protocolAmount !== expected.protocolAmount || q.fees.partnerAmount !== expected.partnerAmount || q.amountOut !== expected.amountOut) {
+    return "amounts do not follow the fee formulas"
+  }
+  if (q.minAmountOut !== minAmountOut(q.amountOut, q.slippageBps)) return "minAmountOut does not follow slippageBps"
+  if (q.priceImpactBps !== null && !Number.isSafeInteger(q.priceImpactBps)) return "priceImpactBps is not an integer"
+  if (q.gasEstimate !== null && q.gasEstimate < 0n) return "negative gasEstimate"
+  if (q.route.length === 0) return "empty route"
+  let shares = 0
+  for (const entry of q.route) {
+    if (!Number.isInteger(entry.shareBps) || entry.shareBps <= 0 || entry.hops.length === 0) return "malformed route entry"
+    shares += entry.shareBps
+  }
+  if (shares !== 10_000) return `route shares add up to ${shares}`
+  return undefined
+}
+
+/** What is wrong with a swap answer for this request, or undefined. */
+export const swapInconsistency = (request: SwapRequest, s: SwapResponse, executor: Address): string | undefined => {
+  const quote = quoteInconsistency(request, s)
+  if (quote !== undefined) return quote
+  if (!same(s.sender, request.sender) || !same(s.recipient, request.recipient)) return "sender or recipient differs from the request"
+  if (s.deadline !== request.deadline) return "deadline differs from the request"
+  if (!same(s.tx.to, executor)) return "tx.to is not the route executor"
+  if (!/^0x([0-9a-fA-F]{2})*$/.test(s.tx.data)) return "tx.data is not hex"
+  if (s.tx.value < 0n || (s.tx.gas !== null && s.tx.gas <= 0n)) return "tx value or gas out of range"
+  if (s.simulated !== (s.tx.gas !== null)) return "tx.gas must be set exactly when simulated"
+  if (s.approval !== null && (!same(s.approval.spender, executor) || !same(s.approval.token, request.tokenIn))) return "approval is not for tokenIn to the executor"
+  return undefined
+}
+
+const quoteJson = (q: QuoteResponse) => ({
+  chainId: q.chainId,
+  tokenIn: checksum(q.tokenIn),
+  tokenOut: checksum(q.tokenOut),
+  amountIn: q.amountIn.toString(),
+  amountOut: q.amountOut.toString(),
+  minAmountOut: q.minAmountOut.toString(),
+  slippageBps: q.slippageBps,
+  grossAmountOut: q.grossAmountOut.toString(),
+  fees: {
+    token: checksum(q.fees.token),
+    protocolBps: q.fees.protocolBps,
+    protocolAmount: q.fees.protocolAmount.toString(),
+    partnerBps: q.fees.partnerBps,
+    partnerAmount: q.fees.partnerAmount.toString(),
+    partnerRecipient: q.fees.partnerRecipient === null ? null : checksum(q.fees.partnerRecipient),
+  },
+  priceImpactBps: q.priceImpactBps,
+  gasEstimate: q.gasEstimate === null ? null : q.gasEstimate.toString(),
+  route: q.route.map((entry) => ({
+    shareBps: entry.shareBps,
+    hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
+  })),
+})
+
+/** The 200 body of POST /quote, or Internal when the answer does not hold together. */
+export const encodeQuoteResponse = (request: QuoteRequest, q: QuoteResponse, requestId: string): Either.Either<string, Internal> => {
+  const problem = quoteInconsistency(request, q)
+  if (problem !== undefined) return Either.left(new Internal({ detail: `quote program answered an inconsistent quote: ${problem}` }))
+  return Either.right(JSON.stringify({ ...quoteJson(q), requestId }))
+}
+
+/** The 200 body of POST /swap, or Internal when the answer does not hold together. */
+export const encodeSwapResponse = (request: SwapRequest, s: SwapResponse, executor: Address, requestId: string): Either.Either<string, Internal> => {
+  const problem = swapInconsistency(request, s, executor)
+  if (problem !== undefined) return Either.left(new Internal({ detail: `swap program answered an inconsistent swap: ${problem}` }))
+  return Either.right(JSON.stringify({
+    ...quoteJson(s),
+    sender: checksum(s.sender),
+    recipient: checksum(s.recipient),
+    deadline: s.deadline,
+    tx: { to: checksum(s.tx.to), data: s.tx.data, value: s.tx.value.toString(), gas: s.tx.gas === null ? null : s.tx.gas.toString() },
+    approval: s.approval === null
+      ? null
+      : { token: checksum(s.approval.token), spender: checksum(s.approval.spender), amount: s.approval.amount.toString() },
+    simulated: s.simulated,
+    requestId,
+  }))
+}

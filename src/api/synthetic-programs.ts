@@ -1,0 +1,85 @@
+// Synthetic request programs for tests and benchmarks of the edge: a fixed,
+// obviously made-up market (every pair pays out exactly twice the input, one hop
+// on a DEX named "synthetic", protocol fee 25 bps). Any token outside its small
+// table is a test mistake and kills the request loudly (502 INTERNAL, logged).
+import { Effect, Layer } from "effect"
+import { getAddress, type Address } from "viem"
+import { minAmountOut, splitFees } from "../fees/index.ts"
+import type { QuoteError, SwapError } from "./errors.ts"
+import { CHAIN_ID, SwapPrograms, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"
+import { isNativeUsdc } from "./requests.ts"
+
+export const SYNTHETIC = {
+  executor: getAddress("0x5e1ec7ed00000000000000000000000000000001"),
+  protocolBps: 25,
+  gasEstimate: 100_000n,
+  simulatedGas: 150_000n,
+  /** the tokens it answers for */
+  tokens: {
+    nativeUsdc: getAddress("0x0000000000000000000000000000000000000000"),
+    nativePlaceholder: getAddress("0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"),
+    usdc: getAddress("0x3600000000000000000000000000000000000000"),
+    tokenA: getAddress("0x00000000000000000000000000000000000000a1"),
+    tokenB: getAddress("0x00000000000000000000000000000000000000b2"),
+  },
+} as const
+
+const known = new Set<string>(Object.values(SYNTHETIC.tokens).map((a) => a.toLowerCase()))
+
+const checkTokens = (request: QuoteRequest) =>
+  known.has(request.tokenIn.toLowerCase()) && known.has(request.tokenOut.toLowerCase())
+    ? Effect.void
+    : Effect.dieMessage(`synthetic programs: asked for ${request.tokenIn} → ${request.tokenOut}, outside their token table`)
+
+/** The synthetic answer: grossAmountOut = 2 × amountIn. */
+export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
+  const fees = splitFees(request.amountIn * 2n, { protocolBps: SYNTHETIC.protocolBps, partnerBps: request.feeBps })
+  return {
+    chainId: CHAIN_ID,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    amountOut: fees.amountOut,
+    minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+    slippageBps: request.slippageBps,
+    grossAmountOut: fees.grossAmountOut,
+    fees: {
+      token: request.tokenOut,
+      protocolBps: SYNTHETIC.protocolBps,
+      protocolAmount: fees.protocolAmount,
+      partnerBps: request.feeBps,
+      partnerAmount: fees.partnerAmount,
+      partnerRecipient: request.feeRecipient,
+    },
+    priceImpactBps: null,
+    gasEstimate: SYNTHETIC.gasEstimate,
+    route: [{ shareBps: 10_000, hops: [{ dex: "synthetic", pool: null, tokenIn: request.tokenIn, tokenOut: request.tokenOut }] }],
+  }
+}
+
+export const syntheticSwap = (request: SwapRequest): SwapResponse => {
+  const native = isNativeUsdc(request.tokenIn)
+  return {
+    ...syntheticQuote(request),
+    sender: request.sender,
+    recipient: request.recipient,
+    deadline: request.deadline,
+    tx: { to: SYNTHETIC.executor, data: "0x5e1ec7ed", value: native ? request.amountIn : 0n, gas: SYNTHETIC.simulatedGas },
+    approval: native ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: request.amountIn },
+    simulated: true,
+  }
+}
+
+export interface SyntheticOptions {
+  /** replaces the quote program (the token table still applies first) */
+  readonly quote?: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
+  /** replaces the swap program (the token table still applies first) */
+  readonly swap?: (request: SwapRequest) => Effect.Effect<SwapResponse, SwapError>
+}
+
+export const syntheticPrograms = (options: SyntheticOptions = {}): Layer.Layer<SwapPrograms> =>
+  Layer.succeed(SwapPrograms, {
+    executor: SYNTHETIC.executor,
+    quote: (request) => Effect.zipRight(checkTokens(request), options.quote?.(request) ?? Effect.succeed(syntheticQuote(request))),
+    swap: (request) => Effect.zipRight(checkTokens(request), options.swap?.(request) ?? Effect.succeed(syntheticSwap(request))),
+  })

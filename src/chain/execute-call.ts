@@ -1,0 +1,166 @@
+// Calldata for RouteExecutor.execute and the executor's revert reasons, with the ABI from
+// contracts/out/RouteExecutor.json.
+import {
+  decodeErrorResult,
+  decodeFunctionData,
+  encodeFunctionData,
+  getAddress,
+  zeroAddress,
+  type Abi,
+  type Address,
+  type Hex,
+} from "viem"
+import { ownArtifact } from "../contracts/artifacts.ts"
+import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
+
+/** Arc's USDC ERC-20 (6 decimals); the same balance as the native currency (18 decimals). */
+export const USDC_ERC20: Address = "0x3600000000000000000000000000000000000000"
+export const NATIVE_PLACEHOLDER: Address = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
+/** native (18 decimals) = ERC-20 (6 decimals) × NATIVE_SCALE */
+export const NATIVE_SCALE = 10n ** 12n
+
+/** 0x0 and 0xEeee…EeeE (any letter case) name native USDC. */
+export const isNativeToken = (token: Address): boolean => {
+  const lower = token.toLowerCase()
+  return lower === zeroAddress || lower === NATIVE_PLACEHOLDER.toLowerCase()
+}
+
+/** The token a pool holds for `token`: the ERC-20 USDC for native USDC, else the token itself. */
+export const poolToken = (token: Address): Address => (isNativeToken(token) ? USDC_ERC20 : getAddress(token))
+
+export const routeExecutorAbi: Abi = ownArtifact("RouteExecutor").abi
+
+export interface ExecuteParams {
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+  /** tokenIn's smallest unit (native USDC: 18 decimals, sent as the transaction's value) */
+  readonly amountIn: bigint
+  /** least the recipient gets after both fees, tokenOut's smallest unit (native: wei) */
+  readonly minAmountOut: bigint
+  readonly recipient: Address
+  /** unix seconds */
+  readonly deadline: bigint
+  /** partner fee, 0..100 */
+  readonly feeBps: number
+  /** receives the partner fee; may be omitted (zero address) when feeBps is 0 */
+  readonly feeRecipient?: Address
+  /** the protocol fee rate the quote used; must equal the executor's live protocolFeeBps */
+  readonly protocolFeeBps: number
+  /** a route, or one already encoded */
+  readonly route: Route | Hex
+}
+
+/** execute()'s calldata. A Route is checked to lead from tokenIn to tokenOut (as pools hold them). */
+export const encodeExecute = (params: ExecuteParams): Hex => {
+  let route: Hex
+  if (typeof params.route === "string") {
+    route = params.route
+  } else {
+    route = encodeRoute(params.route)
+    if (poolToken(routeTokenIn(params.route)) !== poolToken(params.tokenIn)) {
+      throw new RouteEncodingError(`the route starts at ${routeTokenIn(params.route)}, not at tokenIn ${params.tokenIn}`)
+    }
+    if (poolToken(routeTokenOut(params.route)) !== poolToken(params.tokenOut)) {
+      throw new RouteEncodingError(`the route ends at ${routeTokenOut(params.route)}, not at tokenOut ${params.tokenOut}`)
+    }
+  }
+  return encodeFunctionData({
+    abi: routeExecutorAbi,
+    functionName: "execute",
+    args: [
+      {
+        tokenIn: params.tokenIn,
+        tokenOut: params.tokenOut,
+        amountIn: params.amountIn,
+        minAmountOut: params.minAmountOut,
+        recipient: params.recipient,
+        deadline: params.deadline,
+        feeBps: params.feeBps,
+        feeRecipient: params.feeRecipient ?? zeroAddress,
+        protocolFeeBps: params.protocolFeeBps,
+        route,
+      },
+    ],
+  })
+}
+
+/** The transaction's value: amountIn for native input, else 0. */
+export const executeValue = (params: Pick<ExecuteParams, "tokenIn" | "amountIn">): bigint =>
+  isNativeToken(params.tokenIn) ? params.amountIn : 0n
+
+export interface DecodedExecute extends Omit<ExecuteParams, "route" | "feeRecipient"> {
+  readonly feeRecipient: Address
+  readonly route: Route
+  readonly routeBytes: Hex
+}
+
+/** Reads execute() calldata back (for tests, logs and support). */
+export const decodeExecute = (data: Hex): DecodedExecute => {
+  const { functionName, args } = decodeFunctionData({ abi: routeExecutorAbi, data })
+  if (functionName !== "execute") throw new RouteEncodingError(`not an execute call: ${functionName}`)
+  const p = (args as readonly [Record<string, unknown>])[0]
+  const tokenIn = p.tokenIn as Address
+  return {
+    tokenIn,
+    tokenOut: p.tokenOut as Address,
+    amountIn: p.amountIn as bigint,
+    minAmountOut: p.minAmountOut as bigint,
+    recipient: p.recipient as Address,
+    deadline: p.deadline as bigint,
+    feeBps: p.feeBps as number,
+    feeRecipient: p.feeRecipient as Address,
+    protocolFeeBps: p.protocolFeeBps as number,
+    route: decodeRoute(p.route as Hex, poolToken(tokenIn)),
+    routeBytes: p.route as Hex,
+  }
+}
+
+/** InvalidRoute(fault): the contract's RouteFault enum, by value. */
+export const ROUTE_FAULTS = ["Malformed", "Shares", "TokenChain", "UnknownPool", "RouterNotAllowed", "PartialFill", "ZeroAmount"] as const
+export type RouteFault = (typeof ROUTE_FAULTS)[number]
+/** InvalidConfig(fault): the contract's ConfigFault enum, by value. */
+export const CONFIG_FAULTS = ["PartnerFee", "Recipient", "FeeRecipient", "ProtocolFee", "FeeCollector", "Owner", "Router"] as const
+export type ConfigFault = (typeof CONFIG_FAULTS)[number]
+
+/** The executor errors that are SIMULATION_FAILED reasons of the API, named the same. */
+export const SIMULATION_FAILED_REASONS = [
+  "Slippage",
+  "Expired",
+  "Paused",
+  "StaleFeeConfig",
+  "InvalidRoute",
+  "InvalidConfig",
+  "InvalidValue",
+  "UnsupportedToken",
+  "NativeTransferFailed",
+] as const
+export type SimulationFailedReason = (typeof SIMULATION_FAILED_REASONS)[number]
+
+export interface ExecutorError {
+  /** the custom error's name (Slippage, InvalidRoute, Reentrancy, …) */
+  readonly name: string
+  readonly args: readonly unknown[]
+  /** the API's reason when the error is one of them */
+  readonly reason?: SimulationFailedReason
+  /** InvalidRoute / InvalidConfig: which check failed */
+  readonly fault?: RouteFault | ConfigFault
+}
+
+/** Decodes revert data as one of the executor's custom errors; undefined for anything else. */
+export const decodeExecutorError = (data: Hex): ExecutorError | undefined => {
+  try {
+    const { errorName, args } = decodeErrorResult({ abi: routeExecutorAbi, data })
+    const list = (args ?? []) as readonly unknown[]
+    const reason = (SIMULATION_FAILED_REASONS as readonly string[]).includes(errorName)
+      ? (errorName as SimulationFailedReason)
+      : undefined
+    const fault = errorName === "InvalidRoute"
+      ? ROUTE_FAULTS[Number(list[0])]
+      : errorName === "InvalidConfig"
+        ? CONFIG_FAULTS[Number(list[0])]
+        : undefined
+    return { name: errorName, args: list, ...(reason ? { reason } : {}), ...(fault ? { fault } : {}) }
+  } catch {
+    return undefined
+  }
+}

@@ -1,0 +1,205 @@
+// The route executor's packed route format (contracts/src/executor/RouteCodec.sol):
+//
+//   route := splitCount:uint8  split{splitCount}
+//   split := shareBps:uint16  hopCount:uint8  hop{hopCount}
+//   hop   := kind:uint8  tokenOut:address  body
+//     kind 1 v2        body = (none)
+//     kind 2 v3        body = fee:uint24
+//     kind 3 v4        body = fee:uint24 tickSpacing:int24 hooks:address
+//     kind 4 external  body = router:address dataLength:uint24 data
+//
+// A hop's input is the previous hop's output; the first hop of each split takes the route's
+// input. Tokens are the ones pools hold: USDC is always the ERC-20 at 0x3600…, never native.
+import { getAddress, isAddress, zeroAddress, type Address, type Hex } from "viem"
+
+export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4 } as const
+export type HopKind = keyof typeof HOP_KIND
+
+interface HopBase {
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+}
+/** A Uniswap V2 pair, derived on chain from the two tokens. */
+export interface V2Hop extends HopBase {
+  readonly kind: "v2"
+}
+/** A Uniswap V3 pool, derived on chain from the two tokens and the fee. */
+export interface V3Hop extends HopBase {
+  readonly kind: "v3"
+  /** fee in hundredths of a bip (500 = 0.05%) */
+  readonly fee: number
+}
+/** A Uniswap V4 pool, by its key (the pool id is keccak256 of the key). */
+export interface V4Hop extends HopBase {
+  readonly kind: "v4"
+  readonly fee: number
+  readonly tickSpacing: number
+  readonly hooks: Address
+}
+/** An allowlisted external router, called with `data` after an exact approval of the hop's input. */
+export interface ExternalHop extends HopBase {
+  readonly kind: "external"
+  readonly router: Address
+  readonly data: Hex
+}
+export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop
+
+export interface RouteSplit {
+  /** share of the input in basis points; the shares of a route sum to 10000 */
+  readonly shareBps: number
+  readonly hops: readonly RouteHop[]
+}
+export type Route = readonly RouteSplit[]
+
+export class RouteEncodingError extends Error {
+  override readonly name = "RouteEncodingError"
+}
+
+const MAX_U8 = 0xff
+const MAX_U24 = 0xff_ffff
+const MIN_I24 = -0x80_0000
+const MAX_I24 = 0x7f_ffff
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+const hexOf = (value: number, bytes: number): string => value.toString(16).padStart(bytes * 2, "0")
+const addressHex = (address: Address, label: string): string => {
+  if (!isAddress(address, { strict: false })) throw new RouteEncodingError(`${label}: not an address: ${address}`)
+  return address.slice(2).toLowerCase()
+}
+const intIn = (value: number, min: number, max: number, label: string) => {
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new RouteEncodingError(`${label} must be an integer in [${min}, ${max}], got ${value}`)
+  }
+}
+
+/** The route's input token (every split's first hop's tokenIn). */
+export const routeTokenIn = (route: Route): Address => route[0]!.hops[0]!.tokenIn
+/** The route's output token (every split's last hop's tokenOut). */
+export const routeTokenOut = (route: Route): Address => {
+  const hops = route[0]!.hops
+  return hops[hops.length - 1]!.tokenOut
+}
+
+/** Checks what the contract checks about a route's shape; throws RouteEncodingError. */
+export const validateRoute = (route: Route): void => {
+  if (route.length < 1 || route.length > MAX_U8) throw new RouteEncodingError(`a route has 1 to 255 splits, got ${route.length}`)
+  const first = route[0]!.hops[0]
+  const last = route[0]!.hops[route[0]!.hops.length - 1]
+  if (first === undefined || last === undefined) throw new RouteEncodingError("split 0 has no hops")
+  let shares = 0
+  route.forEach((split, s) => {
+    intIn(split.shareBps, 1, 10_000, `split ${s} shareBps`)
+    shares += split.shareBps
+    if (split.hops.length < 1 || split.hops.length > MAX_U8) {
+      throw new RouteEncodingError(`split ${s} has 1 to 255 hops, got ${split.hops.length}`)
+    }
+    split.hops.forEach((hop, h) => {
+      const label = `split ${s} hop ${h}`
+      const expectedIn = h === 0 ? first.tokenIn : split.hops[h - 1]!.tokenOut
+      if (!sameAddress(hop.tokenIn, expectedIn)) throw new RouteEncodingError(`${label}: tokenIn ${hop.tokenIn} does not follow ${expectedIn}`)
+      if (sameAddress(hop.tokenOut, zeroAddress)) throw new RouteEncodingError(`${label}: tokenOut is the zero address`)
+      if (sameAddress(hop.tokenIn, hop.tokenOut)) throw new RouteEncodingError(`${label}: tokenIn equals tokenOut`)
+    })
+    const end = split.hops[split.hops.length - 1]!.tokenOut
+    if (!sameAddress(end, last.tokenOut)) throw new RouteEncodingError(`split ${s} ends in ${end}, not ${last.tokenOut}`)
+  })
+  if (shares !== 10_000) throw new RouteEncodingError(`shares sum to ${shares}, not 10000`)
+}
+
+const encodeHop = (hop: RouteHop, label: string): string => {
+  const prefix = hexOf(HOP_KIND[hop.kind], 1) + addressHex(hop.tokenOut, `${label} tokenOut`)
+  switch (hop.kind) {
+    case "v2":
+      return prefix
+    case "v3":
+      intIn(hop.fee, 0, MAX_U24, `${label} fee`)
+      return prefix + hexOf(hop.fee, 3)
+    case "v4":
+      intIn(hop.fee, 0, MAX_U24, `${label} fee`)
+      intIn(hop.tickSpacing, MIN_I24, MAX_I24, `${label} tickSpacing`)
+      return prefix + hexOf(hop.fee, 3) + hexOf(hop.tickSpacing & MAX_U24, 3) + addressHex(hop.hooks, `${label} hooks`)
+    case "external": {
+      if (!/^0x([0-9a-fA-F]{2})*$/.test(hop.data)) throw new RouteEncodingError(`${label} data is not hex bytes`)
+      const length = (hop.data.length - 2) / 2
+      intIn(length, 0, MAX_U24, `${label} data length`)
+      return prefix + addressHex(hop.router, `${label} router`) + hexOf(length, 3) + hop.data.slice(2).toLowerCase()
+    }
+  }
+}
+
+/** Encodes a route for execute(); throws RouteEncodingError when the contract would refuse its shape. */
+export const encodeRoute = (route: Route): Hex => {
+  validateRoute(route)
+  let out = hexOf(route.length, 1)
+  route.forEach((split, s) => {
+    out += hexOf(split.shareBps, 2) + hexOf(split.hops.length, 1)
+    split.hops.forEach((hop, h) => {
+      out += encodeHop(hop, `split ${s} hop ${h}`)
+    })
+  })
+  return `0x${out}`
+}
+
+/**
+ * Decodes an encoded route. `tokenIn` is the route's input as pools hold it (the ERC-20
+ * USDC for native input): hops do not carry their input token. Throws RouteEncodingError on
+ * bytes the contract would refuse as malformed.
+ */
+export const decodeRoute = (data: Hex, tokenIn: Address): Route => {
+  if (!/^0x([0-9a-fA-F]{2})*$/.test(data)) throw new RouteEncodingError("route is not hex bytes")
+  const hex = data.slice(2)
+  const length = hex.length / 2
+  let pos = 0
+  const need = (bytes: number, what: string) => {
+    if (pos + bytes > length) throw new RouteEncodingError(`route ends inside ${what} at byte ${pos}`)
+  }
+  const uint = (bytes: number, what: string): number => {
+    need(bytes, what)
+    const value = Number.parseInt(hex.slice(pos * 2, (pos + bytes) * 2), 16)
+    pos += bytes
+    return value
+  }
+  const address = (what: string): Address => {
+    need(20, what)
+    const value = getAddress(`0x${hex.slice(pos * 2, (pos + 20) * 2)}`)
+    pos += 20
+    return value
+  }
+  const first = getAddress(tokenIn)
+  const splitCount = uint(1, "the split count")
+  if (splitCount === 0) throw new RouteEncodingError("a route has at least one split")
+  const splits: RouteSplit[] = []
+  for (let s = 0; s < splitCount; s++) {
+    const shareBps = uint(2, `split ${s} shareBps`)
+    const hopCount = uint(1, `split ${s} hop count`)
+    if (hopCount === 0) throw new RouteEncodingError(`split ${s} has no hops`)
+    const hops: RouteHop[] = []
+    let current = first
+    for (let h = 0; h < hopCount; h++) {
+      const what = `split ${s} hop ${h}`
+      const kind = uint(1, what)
+      const tokenOut = address(what)
+      const base = { tokenIn: current, tokenOut }
+      if (kind === HOP_KIND.v2) hops.push({ kind: "v2", ...base })
+      else if (kind === HOP_KIND.v3) hops.push({ kind: "v3", ...base, fee: uint(3, what) })
+      else if (kind === HOP_KIND.v4) {
+        const fee = uint(3, what)
+        const raw = uint(3, what)
+        const tickSpacing = raw > MAX_I24 ? raw - 0x100_0000 : raw
+        hops.push({ kind: "v4", ...base, fee, tickSpacing, hooks: address(what) })
+      } else if (kind === HOP_KIND.external) {
+        const router = address(what)
+        const dataLength = uint(3, what)
+        need(dataLength, `${what} data`)
+        const hopData: Hex = `0x${hex.slice(pos * 2, (pos + dataLength) * 2)}`
+        pos += dataLength
+        hops.push({ kind: "external", ...base, router, data: hopData })
+      } else throw new RouteEncodingError(`${what}: unknown hop kind ${kind}`)
+      current = tokenOut
+    }
+    splits.push({ shareBps, hops })
+  }
+  if (pos !== length) throw new RouteEncodingError(`${length - pos} bytes left over after the route`)
+  return splits
+}

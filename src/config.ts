@@ -1,0 +1,169 @@
+// AppConfig: the service's settings, read from the environment once at start and
+// checked there; a bad value stops the start with a message naming the variable.
+import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect"
+import { isAbsolute, resolve } from "node:path"
+
+/** Where the API keys live. */
+export type DatabaseLocation =
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "memory" }
+
+export interface KeyStoreConfig {
+  readonly database: DatabaseLocation
+  /** HMAC key for stored key hashes; when absent, a secret generated once and kept beside the database */
+  readonly keyHashSecret: Option.Option<Redacted.Redacted<string>>
+}
+
+export interface AppConfigShape {
+  readonly host: string
+  /** 0 picks a free port */
+  readonly port: number
+  readonly keyStore: KeyStoreConfig
+  /** every endpoint answers 404 API_DISABLED */
+  readonly apiDisabled: boolean
+  /** budget of one /quote program before 504 TIMEOUT */
+  readonly quoteTimeoutMs: number
+  /** budget of one /swap program (pricing and simulation) before 504 TIMEOUT */
+  readonly swapTimeoutMs: number
+  /** requests the server handles at once; past it, 503 OVERLOADED */
+  readonly maxInFlight: number
+  /** requests with a missing or bad key one IP may make per minute before 429 RATE_LIMITED */
+  readonly badKeyLimitPerMinute: number
+  /** how long a stop waits for requests in flight before closing their connections */
+  readonly shutdownTimeoutMs: number
+  readonly logLevel: LogLevel.LogLevel
+}
+
+export const DEFAULTS = {
+  host: "127.0.0.1",
+  port: 8080,
+  databaseUrl: ".data/keys.sqlite",
+  quoteTimeoutMs: 5_000,
+  swapTimeoutMs: 10_000,
+  maxInFlight: 256,
+  badKeyLimitPerMinute: 20,
+  shutdownTimeoutMs: 10_000,
+  logLevel: "info",
+} as const
+
+const integerIn = (name: string, fallback: number, min: number, max: number): Config.Config<number> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) =>
+      /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max
+        ? Either.right(Number(text))
+        : Either.left(ConfigError.InvalidData([], `must be an integer from ${min} to ${max}, got "${text}"`)),
+    ),
+    Config.withDefault(fallback),
+  )
+
+const flag = (name: string): Config.Config<boolean> =>
+  Config.string(name).pipe(
+    Config.mapOrFail((text) => {
+      const t = text.trim().toLowerCase()
+      if (["1", "true", "yes", "on"].includes(t)) return Either.right(true)
+      if (["", "0", "false", "no", "off"].includes(t)) return Either.right(false)
+      return Either.left(ConfigError.InvalidData([], `must be true or false, got "${text}"`))
+    }),
+    Config.withDefault(false),
+  )
+
+/**
+ * DATABASE_URL: a file path, `sqlite:PATH` / `sqlite://PATH` (relative to the working
+ * directory unless absolute), or `:memory:` (keys live and die with the process).
+ */
+export const parseDatabaseUrl = (text: string, cwd = process.cwd()): Either.Either<DatabaseLocation, string> => {
+  const value = text.trim()
+  if (value === "") return Either.left("must not be empty")
+  if (/^postgres(ql)?:\/\//i.test(value)) return Either.left("a postgres:// key store is not part of this build; use a file path or sqlite: URL")
+  let path = value
+  if (/^sqlite:/i.test(value)) {
+    path = value.slice("sqlite:".length)
+    if (path.startsWith("//")) path = path.slice(2)
+    if (path === "") return Either.left(`names no file: "${text}"`)
+  } else if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) {
+    return Either.left(`unsupported scheme in "${text}": use a file path or sqlite: URL`)
+  }
+  if (path === ":memory:") return Either.right({ kind: "memory" })
+  return Either.right({ kind: "sqlite", path: isAbsolute(path) ? path : resolve(cwd, path) })
+}
+
+export const keyStoreConfig: Config.Config<KeyStoreConfig> = Config.all({
+  database: Config.string("DATABASE_URL").pipe(
+    Config.withDefault(DEFAULTS.databaseUrl),
+    Config.mapOrFail((text) => Either.mapLeft(parseDatabaseUrl(text), (message) => ConfigError.InvalidData([], message))),
+  ),
+  keyHashSecret: Config.option(
+    Config.redacted("KEY_HASH_SECRET").pipe(
+      Config.validate({ message: "must be at least 32 characters", validation: (s) => Redacted.value(s).length >= 32 }),
+    ),
+  ),
+})
+
+export const appConfig: Config.Config<AppConfigShape> = Config.all({
+  host: Config.string("HOST").pipe(
+    Config.withDefault(DEFAULTS.host),
+    Config.validate({ message: "must not be empty", validation: (s) => s.trim() !== "" }),
+  ),
+  port: integerIn("PORT", DEFAULTS.port, 0, 65_535),
+  keyStore: keyStoreConfig,
+  apiDisabled: flag("API_DISABLED"),
+  quoteTimeoutMs: integerIn("QUOTE_TIMEOUT_MS", DEFAULTS.quoteTimeoutMs, 1, 600_000),
+  swapTimeoutMs: integerIn("SWAP_TIMEOUT_MS", DEFAULTS.swapTimeoutMs, 1, 600_000),
+  maxInFlight: integerIn("MAX_IN_FLIGHT", DEFAULTS.maxInFlight, 1, 1_000_000),
+  badKeyLimitPerMinute: integerIn("BAD_KEY_LIMIT_PER_MINUTE", DEFAULTS.badKeyLimitPerMinute, 1, 1_000_000),
+  shutdownTimeoutMs: integerIn("SHUTDOWN_TIMEOUT_MS", DEFAULTS.shutdownTimeoutMs, 0, 600_000),
+  logLevel: Config.literal("debug", "info", "warn", "error")("LOG_LEVEL").pipe(
+    Config.withDefault(DEFAULTS.logLevel),
+    Config.map((level) => LogLevel.fromLiteral(level === "warn" ? "Warning" : level === "debug" ? "Debug" : level === "info" ? "Info" : "Error")),
+  ),
+})
+
+/** One line per problem: `PORT: must be an integer from 0 to 65535, got "x"`. */
+export const formatConfigError = (error: ConfigError.ConfigError): string => {
+  const lines: string[] = []
+  const walk = (e: ConfigError.ConfigError): void => {
+    switch (e._op) {
+      case "And":
+      case "Or":
+        walk(e.left)
+        walk(e.right)
+        return
+      case "MissingData":
+      case "InvalidData":
+      case "SourceUnavailable":
+      case "Unsupported":
+        lines.push(`${e.path.length > 0 ? `${e.path.join(".")}: ` : ""}${e.message}`)
+    }
+  }
+  walk(error)
+  return [...new Set(lines)].join("\n")
+}
+
+/** A configuration that cannot start the service; the message names each bad variable. */
+export class ConfigurationError extends Error {
+  override readonly name = "ConfigurationError"
+  readonly _tag = "ConfigurationError"
+}
+
+const load = <A>(config: Config.Config<A>, env?: Readonly<Record<string, string | undefined>>) => {
+  const effect = Effect.mapError(config, (e) => new ConfigurationError(`invalid configuration:\n${formatConfigError(e)}`))
+  if (env === undefined) return effect
+  const entries = Object.entries(env).filter((kv): kv is [string, string] => kv[1] !== undefined)
+  return Effect.withConfigProvider(effect, ConfigProvider.fromMap(new Map(entries)))
+}
+
+/** Reads the key-store settings (for `bun run keys`) from the environment, or from `env` when given. */
+export const loadKeyStoreConfig = (env?: Readonly<Record<string, string | undefined>>): Effect.Effect<KeyStoreConfig, ConfigurationError> =>
+  load(keyStoreConfig, env)
+
+/** Reads every setting from the environment, or from `env` when given. */
+export const loadAppConfig = (env?: Readonly<Record<string, string | undefined>>): Effect.Effect<AppConfigShape, ConfigurationError> =>
+  load(appConfig, env)
+
+export class AppConfig extends Context.Tag("config/AppConfig")<AppConfig, AppConfigShape>() {
+  /** from the process environment */
+  static readonly layer: Layer.Layer<AppConfig, ConfigurationError> = Layer.effect(AppConfig, loadAppConfig())
+  /** from the given variables only (tests, embedding); unset names take their defaults */
+  static readonly layerFrom = (env: Readonly<Record<string, string | undefined>>): Layer.Layer<AppConfig, ConfigurationError> =>
+    Layer.effect(AppConfig, loadAppConfig(env))
+}

@@ -1,0 +1,44 @@
+// The gas model of a route through the route executor. Every constant lives
+// here. They are first estimates from the pools' and the executor's code paths
+// (cold storage reads/writes, token transfers, calls) and are calibrated later
+// against the executor on chain: measure execute(...) for one-hop, multi-hop
+// and split routes per pool kind and fit these numbers.
+import type { Dex } from "../market/types.ts"
+
+export const GAS = {
+  /** intrinsic transaction gas, executor entry and checks, pulling tokenIn, paying tokenOut and fees */
+  base: 110_000,
+  /** each split: share arithmetic, loop and route decoding */
+  perSplit: 6_000,
+  /** a V2 hop: transfer into the pair, swap (two balance reads, reserves write, transfer out) */
+  v2Hop: 62_000,
+  /** a V3 hop: pool call, callback payment, slot0 and liquidity writes */
+  v3Hop: 78_000,
+  /** each initialized tick a V3 swap crosses (tick storage update, bitmap reads) */
+  v3TickCrossed: 24_000,
+  /** a V4 hop inside the PoolManager (no token transfer per hop) */
+  v4Hop: 48_000,
+  /** each initialized tick a V4 swap crosses */
+  v4TickCrossed: 18_000,
+  /** once per route touching V4: unlock, settle and take */
+  v4Session: 45_000,
+} as const
+
+/** Gas of one hop through a pool of this kind crossing `ticksCrossed` initialized ticks. */
+export const hopGas = (dex: Dex, ticksCrossed: number): number => {
+  switch (dex) {
+    case "uniswap-v2":
+      return GAS.v2Hop
+    case "uniswap-v3":
+      return GAS.v3Hop + GAS.v3TickCrossed * ticksCrossed
+    case "uniswap-v4":
+      return GAS.v4Hop + GAS.v4TickCrossed * ticksCrossed
+  }
+}
+
+/**
+ * Gas of a whole route: base + per split + per hop; `usesV4` adds the V4
+ * session once. `hopsGas` is the sum of hopGas over every hop of every split.
+ */
+export const routeGas = (splitCount: number, hopsGas: number, usesV4: boolean): number =>
+  GAS.base + GAS.perSplit * splitCount + hopsGas + (usesV4 ? GAS.v4Session : 0)

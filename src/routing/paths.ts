@@ -1,0 +1,374 @@
+// Candidate paths from tokenIn to tokenOut, up to 3 hops, no token (hence no
+// pool) repeated. A layered beam search on the float models: after each hop
+// every intermediate token keeps only its best BEAM partial paths by the
+// amount of that token they deliver for the whole input.
+//
+// Pruning. A curve never gives more than its spot rate times its input
+// (the curves are concave), so a partial path holding `a` of token Y can end
+// with at most a x (best spot rate of Y's pools into tokenOut). Once
+// KEEP_BY_NET complete paths are known, a branch whose bound is below the
+// worst of them is dropped without touching its curves. Two-hop paths are
+// tried in order of that bound, so the bar rises early; three-hop paths only
+// step into tokens that have a pool with tokenOut. Work is bounded by the
+// pools of tokenIn, of its neighbours and of tokenOut.
+//
+// The search state lives in typed arrays reused across calls (the search runs
+// on one thread), so a search allocates little beyond the candidates it returns.
+import { type Curve, pathMarginal } from "./curve.ts"
+import type { Edge, TokenGraph } from "./graph.ts"
+import { GAS, hopGas } from "./gas.ts"
+
+/** partial paths kept per intermediate token and depth */
+const BEAM = 3
+/** candidates kept by estimated net output */
+const KEEP_BY_NET = 12
+/** further candidates kept by spot rate (shallow pools with good prices, useful in splits) */
+const KEEP_BY_SPOT = 4
+const MIN_HOP_GAS = Math.min(GAS.v2Hop, GAS.v3Hop, GAS.v4Hop)
+
+export interface Candidate {
+  readonly edges: readonly Edge[]
+  readonly curves: readonly Curve[]
+  /** float output for the whole input */
+  readonly estimate: number
+  /** estimated gas units of a one-split route along this path */
+  readonly gas: number
+  /** estimate minus the gas cost in tokenOut */
+  readonly net: number
+  /** marginal rate at zero input */
+  readonly spot: number
+  /** true when the path cannot absorb the whole input */
+  readonly saturated: boolean
+  readonly usesV4: boolean
+  /** sum of the hops' gas for input x (ticks crossed from the float model) */
+  hopsGas(x: number): number
+}
+
+// ---------------------------------------------------------------------------
+// scratch: states (edge, previous state, amount, depth), beams per layer and token
+
+let cap = 0
+let stEdge: (Edge | undefined)[] = []
+let stPrev = new Int32Array(0)
+let stAmount = new Float64Array(0)
+let stDepth = new Uint8Array(0)
+let stBound = new Float64Array(0) // scratch per state for the two-hop ordering
+let stCount = 0
+
+let tokens = 0
+let beam = new Int32Array(0) // [layer][token][BEAM] state indices, best first
+let beamLen = new Uint8Array(0) // [layer][token]
+let touched = [new Int32Array(0), new Int32Array(0)] // tokens with a beam, per layer
+const touchedLen = [0, 0]
+let worth = new Float64Array(0) // best spot rate into tokenOut, per token
+let finals = new Int32Array(64)
+let finalsLen = 0
+const top = new Float64Array(KEEP_BY_NET)
+
+const ensureTokens = (n: number): void => {
+  if (n <= tokens) return
+  tokens = Math.max(n, 2 * tokens)
+  beam = new Int32Array(2 * tokens * BEAM)
+  beamLen = new Uint8Array(2 * tokens)
+  touched = [new Int32Array(tokens), new Int32Array(tokens)]
+  worth = new Float64Array(tokens)
+}
+
+const push = (edge: Edge, prev: number, amount: number, depth: number): number => {
+  if (stCount === cap) {
+    cap = Math.max(1024, 2 * cap)
+    const p = new Int32Array(cap)
+    p.set(stPrev)
+    stPrev = p
+    const a = new Float64Array(cap)
+    a.set(stAmount)
+    stAmount = a
+    const d = new Uint8Array(cap)
+    d.set(stDepth)
+    stDepth = d
+    stBound = new Float64Array(cap)
+  }
+  const i = stCount++
+  stEdge[i] = edge
+  stPrev[i] = prev
+  stAmount[i] = amount
+  stDepth[i] = depth
+  return i
+}
+
+/** one more hop: the state after `edge` for the amount held by `prev` (-1: the input), or -1 */
+const step = (edge: Edge, prev: number, amountIn: number): number => {
+  const c = edge.curve
+  if (c === undefined) return -1
+  const amount = c.out(amountIn)
+  if (!(amount > 0)) return -1
+  return push(edge, prev, amount, prev < 0 ? 1 : stDepth[prev]! + 1)
+}
+
+/** keep state s in the beam of (layer, token), best amounts first */
+const keep = (layer: number, token: number, s: number): void => {
+  const slot = layer * tokens + token
+  const len = beamLen[slot]!
+  if (len === 0) touched[layer]![touchedLen[layer]!++] = token
+  const base = slot * BEAM
+  const amount = stAmount[s]!
+  if (len === BEAM && stAmount[beam[base + BEAM - 1]!]! >= amount) return
+  let i = len < BEAM ? len : BEAM - 1
+  while (i > 0 && stAmount[beam[base + i - 1]!]! < amount) {
+    beam[base + i] = beam[base + i - 1]!
+    i--
+  }
+  beam[base + i] = s
+  if (len < BEAM) beamLen[slot] = len + 1
+}
+
+/** a complete path: recorded, and the KEEP_BY_NET best net estimates updated */
+const addFinal = (s: number, gasRate: number): void => {
+  if (finalsLen === finals.length) {
+    const f = new Int32Array(2 * finals.length)
+    f.set(finals)
+    finals = f
+  }
+  finals[finalsLen++] = s
+  let gas = GAS.base + GAS.perSplit
+  for (let x = s; x >= 0; x = stPrev[x]!) gas += hopGas(stEdge[x]!.pool.dex, 0)
+  const net = stAmount[s]! - gasRate * gas
+  if (net <= top[KEEP_BY_NET - 1]!) return
+  let i = KEEP_BY_NET - 1
+  while (i > 0 && top[i - 1]! < net) {
+    top[i] = top[i - 1]!
+    i--
+  }
+  top[i] = net
+}
+
+// best spot rate among a token pair's pools; edge lists belong to the snapshot's graph and never change
+const spotOfPair = new WeakMap<readonly Edge[], number>()
+const bestSpot = (edges: readonly Edge[]): number => {
+  let best = spotOfPair.get(edges)
+  if (best === undefined) {
+    best = 0
+    for (const e of edges) {
+      const c = e.curve
+      if (c !== undefined && c.spot > best) best = c.spot
+    }
+    spotOfPair.set(edges, best)
+  }
+  return best
+}
+
+const makeCandidate = (last: number, total: number, gasRate: number): Candidate => {
+  const depth = stDepth[last]!
+  const edges: Edge[] = new Array(depth)
+  const curves: Curve[] = new Array(depth)
+  for (let s = last; s >= 0; s = stPrev[s]!) {
+    edges[stDepth[s]! - 1] = stEdge[s]!
+    curves[stDepth[s]! - 1] = stEdge[s]!.curve!
+  }
+  let usesV4 = false
+  for (const e of edges) if (e.pool.dex === "uniswap-v4") usesV4 = true
+  const hopsGas = (x: number): number => {
+    let g = 0
+    for (let i = 0; i < curves.length; i++) {
+      const c = curves[i]!
+      g += hopGas(edges[i]!.pool.dex, c.crossings(x))
+      x = c.out(x)
+    }
+    return g
+  }
+  const gas = GAS.base + GAS.perSplit + hopsGas(total) + (usesV4 ? GAS.v4Session : 0)
+  const estimate = stAmount[last]!
+  return {
+    edges,
+    curves,
+    estimate,
+    gas,
+    net: estimate - gasRate * gas,
+    spot: pathMarginal(curves, 0),
+    saturated: pathMarginal(curves, total) === 0,
+    usesV4,
+    hopsGas,
+  }
+}
+
+/** indices i of the k largest values[i], largest first */
+const topIndices = (values: Float64Array, k: number): number[] => {
+  const best: number[] = []
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!
+    if (best.length >= k && values[best[best.length - 1]!]! >= v) continue
+    let j = best.length
+    while (j > 0 && values[best[j - 1]!]! < v) j--
+    best.splice(j, 0, i)
+    if (best.length > k) best.length = k
+  }
+  return best
+}
+
+const byNet = (a: Candidate, b: Candidate): number => b.net - a.net
+
+/** candidates from the recorded finals: all when few, else the best by net plus the best by spot rate */
+const collect = (total: number, gasRate: number): Candidate[] => {
+  const n = finalsLen
+  if (n <= KEEP_BY_NET + KEEP_BY_SPOT) {
+    const all: Candidate[] = []
+    for (let i = 0; i < n; i++) all.push(makeCandidate(finals[i]!, total, gasRate))
+    return all.sort(byNet)
+  }
+  const score = new Float64Array(n)
+  const spot = new Float64Array(n)
+  for (let i = 0; i < n; i++) {
+    const f = finals[i]!
+    let gas = 0
+    let m = 1
+    // spot rate of the path: the product of its hops' spot rates
+    for (let s = f; s >= 0; s = stPrev[s]!) {
+      gas += hopGas(stEdge[s]!.pool.dex, 0)
+      m *= stEdge[s]!.curve!.spot
+    }
+    score[i] = stAmount[f]! - gasRate * gas
+    spot[i] = m
+  }
+  const byScore = topIndices(score, 2 * KEEP_BY_NET)
+  const kept = byScore
+    .map((i) => makeCandidate(finals[i]!, total, gasRate))
+    .sort(byNet)
+    .slice(0, KEEP_BY_NET)
+  for (const i of byScore) spot[i] = Number.NEGATIVE_INFINITY
+  for (const i of topIndices(spot, KEEP_BY_SPOT)) {
+    if (spot[i] === Number.NEGATIVE_INFINITY) break
+    kept.push(makeCandidate(finals[i]!, total, gasRate))
+  }
+  return kept
+}
+
+/** clears the beams, the token scratch and the states' edge references */
+const reset = (neighboursOfOut: readonly number[]): void => {
+  for (let layer = 0; layer < 2; layer++) {
+    const list = touched[layer]!
+    for (let i = 0; i < touchedLen[layer]!; i++) beamLen[layer * tokens + list[i]!] = 0
+    touchedLen[layer] = 0
+  }
+  for (const y of neighboursOfOut) worth[y] = 0
+  stEdge.fill(undefined, 0, stCount)
+  stCount = 0
+  finalsLen = 0
+}
+
+/**
+ * Candidate paths for swapping `total` (float units of tokenIn) into tokenOut
+ * (lower-case keys), best first by estimated net output (gross estimate minus
+ * gasRate x gas), followed by a few more with the best spot rates. Empty when
+ * no path exists.
+ */
+export const findCandidates = (
+  graph: TokenGraph,
+  tokenIn: string,
+  tokenOut: string,
+  total: number,
+  maxHops: number,
+  gasRate: number,
+): Candidate[] => {
+  const A = graph.tokenIndex.get(tokenIn)
+  const B = graph.tokenIndex.get(tokenOut)
+  if (A === undefined || B === undefined) return []
+  ensureTokens(graph.tokenCount)
+  top.fill(Number.NEGATIVE_INFINITY)
+  const neighboursOfOut = graph.neighbours[B]!
+  // what one unit of each neighbour of tokenOut is worth in tokenOut at best (0 elsewhere; tokenIn excluded)
+  for (const y of neighboursOfOut) if (y !== A) worth[y] = bestSpot(graph.pair(y, B)!)
+  try {
+    // hop 1
+    for (const e of graph.out[A]!) {
+      const t = e.to
+      if (t !== B && (maxHops < 2 || (maxHops === 2 && worth[t] === 0))) continue
+      const s = step(e, -1, total)
+      if (s < 0) continue
+      if (t === B) addFinal(s, gasRate)
+      else keep(0, t, s)
+    }
+
+    // hop 2 into tokenOut, most promising first
+    if (maxHops >= 2) {
+      const twoHopGas = gasRate * (GAS.base + GAS.perSplit + 2 * MIN_HOP_GAS)
+      const order: number[] = []
+      const bound = stBound
+      const list = touched[0]!
+      for (let k = 0; k < touchedLen[0]!; k++) {
+        const x = list[k]!
+        const w = worth[x]!
+        if (w === 0) continue
+        const base = x * BEAM
+        for (let j = 0; j < beamLen[x]!; j++) {
+          const s = beam[base + j]!
+          order.push(s)
+          bound[s] = stAmount[s]! * w
+        }
+      }
+      order.sort((a, b) => bound[b]! - bound[a]!)
+      for (const s of order) {
+        if (bound[s]! - twoHopGas <= top[KEEP_BY_NET - 1]!) break
+        for (const e of graph.pair(stEdge[s]!.to, B)!) {
+          const c = e.curve
+          if (c === undefined || stAmount[s]! * c.spot - twoHopGas <= top[KEEP_BY_NET - 1]!) continue
+          const f = step(e, s, stAmount[s]!)
+          if (f >= 0) addFinal(f, gasRate)
+        }
+      }
+    }
+
+    // hop 2 into a neighbour of tokenOut, then hop 3
+    if (maxHops >= 3) {
+      const threeHopGas = gasRate * (GAS.base + GAS.perSplit + 3 * MIN_HOP_GAS)
+      const extend = (x: number, e: Edge): void => {
+        const w = worth[e.to]!
+        if (w === 0) return
+        const c = e.curve
+        if (c === undefined) return
+        const rate = w * c.spot
+        const base = x * BEAM
+        // the beam is sorted by amount: once one state fails the bound, the rest do
+        for (let j = 0; j < beamLen[x]!; j++) {
+          const s = beam[base + j]!
+          if (stAmount[s]! * rate - threeHopGas <= top[KEEP_BY_NET - 1]!) return
+          const n = step(e, s, stAmount[s]!)
+          if (n >= 0) keep(1, e.to, n)
+        }
+      }
+      const list = touched[0]!
+      const count = touchedLen[0]!
+      for (let k = 0; k < count; k++) {
+        const x = list[k]!
+        const outOfX = graph.out[x]!
+        if (outOfX.length <= neighboursOfOut.length) {
+          for (const e of outOfX) extend(x, e)
+        } else {
+          for (const y of neighboursOfOut) {
+            if (y === x) continue
+            const edges = graph.pair(x, y)
+            if (edges !== undefined) for (const e of edges) extend(x, e)
+          }
+        }
+      }
+      const list1 = touched[1]!
+      for (let k = 0; k < touchedLen[1]!; k++) {
+        const y = list1[k]!
+        const base = (tokens + y) * BEAM
+        const edges = graph.pair(y, B)!
+        for (let j = 0; j < beamLen[tokens + y]!; j++) {
+          const s = beam[base + j]!
+          for (const e of edges) {
+            const c = e.curve
+            if (c === undefined || stAmount[s]! * c.spot - threeHopGas <= top[KEEP_BY_NET - 1]!) continue
+            const f = step(e, s, stAmount[s]!)
+            if (f >= 0) addFinal(f, gasRate)
+          }
+        }
+      }
+    }
+
+    return collect(total, gasRate)
+  } finally {
+    reset(neighboursOfOut)
+  }
+}

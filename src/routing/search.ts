@@ -1,0 +1,345 @@
+// findBestRoute: candidate paths (paths.ts), split proportions (optimiser.ts)
+// on the float models, then every option worth it recomputed exactly with the
+// integer pool math (pool-quote.ts) and the best one by output minus gas cost
+// returned.
+//
+// Rounding: shares are basis points of amountIn. Split i (in the order
+// returned) gets floor(amountIn * shareBps_i / 10000), the last split the
+// remainder: the executor's rule. The float proportions are quantised to
+// basis points by largest remainder, then improved by 1 bp moves between
+// splits on the float model of those exact quantised amounts; every reported
+// amount is the exact simulation of those integer inputs.
+//
+// Shared pools: the splits of a route never share a pool. The executor runs
+// the splits one after another, so a pool used by two splits would quote the
+// second on a moved price; keeping splits pool-disjoint keeps each split's
+// exact output independent of the others and makes the optimiser's problem
+// separable (water-filling is then exact). The cost: behind a pool that every
+// good path crosses (a token with one pool) the route cannot split; that pool
+// is then usually the bottleneck anyway.
+import type { MarketSnapshot } from "../market/types.ts"
+import { type Curve, pathMarginal, pathOut } from "./curve.ts"
+import { hopGas, routeGas } from "./gas.ts"
+import { type Edge, graphOf, tokenKey } from "./graph.ts"
+import { waterFill } from "./optimiser.ts"
+import { type Candidate, findCandidates } from "./paths.ts"
+import { quoteHop } from "./pool-quote.ts"
+import type { FindRouteParams, Route, RouteHop, RouteSplit } from "./types.ts"
+
+const DEFAULT_MAX_HOPS = 3
+const DEFAULT_MAX_SPLITS = 4
+const MAX_SPLITS = 8
+/** split candidates tried when adding one more split */
+const TRY_PER_SPLIT = 3
+/** options recomputed exactly at most */
+const MAX_EXACT = 6
+/** gas units of the probe used to turn gas into a float tokenOut rate */
+const GAS_PROBE = 1_000_000n
+
+interface Option {
+  readonly paths: readonly Candidate[]
+  /** basis points per path, same order, summing to 10000 */
+  readonly bps: readonly number[]
+  /** float gross output of the quantised amounts */
+  readonly gross: number
+  /** estimated gas units */
+  readonly gas: number
+  /** gross minus gas cost (float estimate) */
+  readonly net: number
+}
+
+interface Exact {
+  readonly option: Option
+  readonly amountsIn: bigint[]
+  readonly amountsOut: bigint[]
+  readonly amountOut: bigint
+  readonly gas: bigint
+  readonly gasCost: bigint | undefined
+  readonly net: bigint
+}
+
+const clampInt = (v: number | undefined, def: number, lo: number, hi: number): number =>
+  v === undefined || !Number.isFinite(v) ? def : Math.min(hi, Math.max(lo, Math.floor(v)))
+
+/** exact per-split inputs: floor(amountIn * bps / 10000), the last takes the remainder */
+export const splitAmounts = (amountIn: bigint, bps: readonly number[]): bigint[] => {
+  const out: bigint[] = new Array(bps.length)
+  let rest = amountIn
+  for (let i = 0; i < bps.length - 1; i++) {
+    const a = (amountIn * BigInt(bps[i]!)) / 10000n
+    out[i] = a
+    rest -= a
+  }
+  out[bps.length - 1] = rest
+  return out
+}
+
+const floatGross = (paths: readonly Candidate[], amounts: readonly bigint[]): number => {
+  let g = 0
+  for (let i = 0; i < paths.length; i++) g += pathOut(paths[i]!.curves, Number(amounts[i]!))
+  return g
+}
+
+const optionGas = (paths: readonly Candidate[], amounts: readonly bigint[]): number => {
+  let hops = 0
+  let v4 = false
+  for (let i = 0; i < paths.length; i++) {
+    hops += paths[i]!.hopsGas(Number(amounts[i]!))
+    v4 ||= paths[i]!.usesV4
+  }
+  return routeGas(paths.length, hops, v4)
+}
+
+/**
+ * Basis points for a float allocation: largest remainder, splits ordered by
+ * share (largest first, so the remainder goes to the smallest), then 1 bp
+ * moves between splits while they raise the float output of the exact
+ * quantised amounts. Paths that end with 0 bp are dropped. Undefined when a
+ * split would get no input.
+ */
+const quantise = (
+  paths: readonly Candidate[],
+  alloc: Float64Array,
+  total: number,
+  amountIn: bigint,
+  gasRate: number,
+): Option | undefined => {
+  const n = paths.length
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => alloc[b]! - alloc[a]!)
+  const bps: number[] = new Array(n)
+  const frac: number[] = new Array(n)
+  let sum = 0
+  for (let k = 0; k < n; k++) {
+    const w = (Math.max(0, alloc[order[k]!]!) / total) * 10000
+    bps[k] = Math.floor(w)
+    frac[k] = w - bps[k]!
+    sum += bps[k]!
+  }
+  const byFrac = Array.from({ length: n }, (_, k) => k).sort((a, b) => frac[b]! - frac[a]!)
+  for (let r = 0; sum < 10000; r++, sum++) bps[byFrac[r % n]!]! += 1
+  let ps = order.map((i) => paths[i]!)
+  // drop empty splits
+  for (let k = n - 1; k >= 0; k--) {
+    if (bps[k] === 0) {
+      bps.splice(k, 1)
+      ps = ps.filter((_, j) => j !== k)
+    }
+  }
+  let amounts = splitAmounts(amountIn, bps)
+  let gross = floatGross(ps, amounts)
+  // 1 bp moves on the quantised amounts
+  if (ps.length > 1) {
+    for (let pass = 0; pass < 4; pass++) {
+      let improved = false
+      for (let i = 0; i < ps.length; i++) {
+        for (let j = 0; j < ps.length; j++) {
+          if (i === j || bps[i]! <= 1) continue
+          bps[i]! -= 1
+          bps[j]! += 1
+          const a = splitAmounts(amountIn, bps)
+          const g = floatGross(ps, a)
+          if (g > gross) {
+            gross = g
+            amounts = a
+            improved = true
+          } else {
+            bps[i]! += 1
+            bps[j]! -= 1
+          }
+        }
+      }
+      if (!improved) break
+    }
+  }
+  for (const a of amounts) if (a <= 0n) return undefined
+  const gas = optionGas(ps, amounts)
+  return { paths: ps, bps, gross, gas, net: gross - gasRate * gas }
+}
+
+/** Split options with 2..maxSplits pool-disjoint paths, grown greedily from the best single path. */
+const splitOptions = (
+  cands: readonly Candidate[],
+  total: number,
+  amountIn: bigint,
+  maxSplits: number,
+  gasRate: number,
+  options: Option[],
+): void => {
+  const first = cands[0]!
+  const chosen: Candidate[] = [first]
+  const used = new Set<number>()
+  for (const e of first.edges) used.add(e.poolIndex)
+  let level = first.saturated ? 0 : pathMarginal(first.curves, total)
+  let prevGross = first.saturated ? Number.NEGATIVE_INFINITY : first.estimate
+  const curves: (readonly Curve[])[] = [first.curves]
+  const alloc = new Float64Array(maxSplits)
+  const best = new Float64Array(maxSplits)
+
+  for (let n = 2; n <= maxSplits; n++) {
+    const eligible: Candidate[] = []
+    for (const c of cands) {
+      if (chosen.includes(c) || c.spot <= level) continue
+      if (c.edges.some((e) => used.has(e.poolIndex))) continue
+      eligible.push(c)
+    }
+    if (eligible.length === 0) break
+    const probe = total / n
+    if (eligible.length > TRY_PER_SPLIT) {
+      const score = new Map(eligible.map((c) => [c, pathOut(c.curves, probe)]))
+      eligible.sort((a, b) => score.get(b)! - score.get(a)!)
+      eligible.length = TRY_PER_SPLIT
+    }
+    let bestGross = Number.NEGATIVE_INFINITY
+    let bestCand: Candidate | undefined
+    let bestLevel = 0
+    for (const c of eligible) {
+      curves.push(c.curves)
+      const lam = waterFill(curves, total, alloc)
+      let g = 0
+      if (lam >= 0) for (let i = 0; i < n; i++) g += pathOut(curves[i]!, alloc[i]!)
+      curves.pop()
+      if (lam < 0) continue
+      if (g > bestGross) {
+        bestGross = g
+        bestCand = c
+        bestLevel = lam
+        best.set(alloc.subarray(0, n))
+      }
+    }
+    if (bestCand === undefined) break
+    chosen.push(bestCand)
+    curves.push(bestCand.curves)
+    for (const e of bestCand.edges) used.add(e.poolIndex)
+    const opt = quantise(chosen, best.subarray(0, n), total, amountIn, gasRate)
+    if (opt !== undefined && opt.paths.length > 1) options.push(opt)
+    if (!(bestGross > prevGross)) break
+    prevGross = bestGross
+    level = bestLevel
+  }
+}
+
+/** Exact simulation of an option; undefined when any hop fails. */
+const evaluate = (
+  option: Option,
+  amountIn: bigint,
+  gasPriceWei: bigint,
+  convert: ((wei: bigint) => bigint | undefined) | undefined,
+): Exact | undefined => {
+  const amountsIn = splitAmounts(amountIn, option.bps)
+  const amountsOut: bigint[] = new Array(amountsIn.length)
+  let total = 0n
+  let hopsGas = 0
+  let v4 = false
+  for (let i = 0; i < option.paths.length; i++) {
+    let a = amountsIn[i]!
+    for (const edge of option.paths[i]!.edges) {
+      const q = quoteHop(edge.pool, edge.zeroForOne, a)
+      if (q === undefined || q.amountOut <= 0n) return undefined
+      hopsGas += hopGas(edge.pool.dex, q.ticksCrossed)
+      v4 ||= edge.pool.dex === "uniswap-v4"
+      a = q.amountOut
+    }
+    amountsOut[i] = a
+    total += a
+  }
+  const gas = BigInt(routeGas(option.paths.length, hopsGas, v4))
+  const gasCost = convert === undefined ? undefined : convert(gas * gasPriceWei)
+  return {
+    option,
+    amountsIn,
+    amountsOut,
+    amountOut: total,
+    gas,
+    gasCost,
+    net: gasCost === undefined ? total : total - gasCost,
+  }
+}
+
+const hopOf = (edge: Edge): RouteHop => {
+  const p = edge.pool
+  const tokenIn = edge.zeroForOne ? p.token0 : p.token1
+  const tokenOut = edge.zeroForOne ? p.token1 : p.token0
+  if (p.dex === "uniswap-v2") return { dex: p.dex, pool: p.id, tokenIn, tokenOut, zeroForOne: edge.zeroForOne }
+  const hop: RouteHop = {
+    dex: p.dex,
+    pool: p.id,
+    tokenIn,
+    tokenOut,
+    zeroForOne: edge.zeroForOne,
+    fee: p.fee,
+    tickSpacing: p.tickSpacing,
+  }
+  return p.dex === "uniswap-v4" ? { ...hop, hooks: p.hooks ?? "0x0000000000000000000000000000000000000000" } : hop
+}
+
+/**
+ * The best route for an exact-input swap on this snapshot: the most output
+ * after gas cost (gross output when no gas conversion is given), or undefined
+ * when no path can take the whole input.
+ */
+export const findBestRoute = (snapshot: MarketSnapshot, params: FindRouteParams): Route | undefined => {
+  const { amountIn } = params
+  const tokenIn = tokenKey(params.tokenIn)
+  const tokenOut = tokenKey(params.tokenOut)
+  if (amountIn <= 0n || tokenIn === tokenOut) return undefined
+  const maxHops = clampInt(params.maxHops, DEFAULT_MAX_HOPS, 1, 3)
+  const maxSplits = clampInt(params.maxSplits, DEFAULT_MAX_SPLITS, 1, MAX_SPLITS)
+  const total = Number(amountIn)
+
+  // gas cost per gas unit in tokenOut, as a float, for ranking
+  let convert = params.nativeToTokenOut
+  let gasRate = 0
+  if (convert !== undefined) {
+    const probe = convert(GAS_PROBE * snapshot.gasPriceWei)
+    if (probe === undefined) convert = undefined
+    else gasRate = Number(probe) / Number(GAS_PROBE)
+  }
+
+  const cands = findCandidates(graphOf(snapshot), tokenIn, tokenOut, total, maxHops, gasRate)
+  if (cands.length === 0) return undefined
+
+  const options: Option[] = []
+  for (const c of cands) {
+    if (c.saturated) continue
+    options.push({ paths: [c], bps: [10000], gross: c.estimate, gas: c.gas, net: c.net })
+  }
+  if (maxSplits > 1) splitOptions(cands, total, amountIn, maxSplits, gasRate, options)
+  options.sort((a, b) => b.net - a.net || a.paths.length - b.paths.length)
+
+  // exact recomputation, best estimate first, until the estimates fall clearly below the best exact result
+  let best: Exact | undefined
+  let evaluated = 0
+  for (const option of options) {
+    if (best !== undefined) {
+      if (evaluated >= MAX_EXACT) break
+      const bestNet = Number(best.net)
+      if (option.net < bestNet - (Math.abs(bestNet) * 1e-6 + 64)) break
+    }
+    const r = evaluate(option, amountIn, snapshot.gasPriceWei, convert)
+    evaluated++
+    if (r === undefined) continue
+    if (
+      best === undefined ||
+      r.net > best.net ||
+      (r.net === best.net && r.option.paths.length < best.option.paths.length)
+    ) {
+      best = r
+    }
+  }
+  if (best === undefined) return undefined
+
+  const splits: RouteSplit[] = best.option.paths.map((p, i) => ({
+    shareBps: best.option.bps[i]!,
+    amountIn: best.amountsIn[i]!,
+    amountOut: best.amountsOut[i]!,
+    hops: p.edges.map(hopOf),
+  }))
+  return {
+    amountIn,
+    amountOut: best.amountOut,
+    gasEstimate: best.gas,
+    gasCostInTokenOut: best.gasCost,
+    netAmountOut: best.net,
+    splits,
+  }
+}

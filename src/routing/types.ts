@@ -1,0 +1,66 @@
+// The route search's request and answer.
+import type { Address } from "viem"
+import type { Dex } from "../market/types.ts"
+
+export interface FindRouteParams {
+  /** ERC-20 address of the token paid (native USDC already mapped to the ERC-20 USDC) */
+  readonly tokenIn: string
+  /** ERC-20 address of the token received */
+  readonly tokenOut: string
+  /** exact input, in tokenIn's smallest unit */
+  readonly amountIn: bigint
+  /** longest path, 1 to 3 hops (default 3) */
+  readonly maxHops?: number
+  /** most paths the input is split across, 1 to 8 (default 4) */
+  readonly maxSplits?: number
+  /**
+   * Converts an amount of native USDC in wei (18 decimals) into tokenOut's
+   * smallest unit, from reference prices or pool prices. Without it, or when
+   * it returns undefined, routes are compared by gross output.
+   */
+  readonly nativeToTokenOut?: (weiAmount: bigint) => bigint | undefined
+}
+
+/** One swap through one pool. */
+export interface RouteHop {
+  readonly dex: Dex
+  /** V2 pair or V3 pool address, or the 32-byte V4 pool id */
+  readonly pool: string
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+  /** true when tokenIn is the pool's token0 */
+  readonly zeroForOne: boolean
+  /** V3/V4: LP fee in hundredths of a bip */
+  readonly fee?: number
+  /** V3/V4: tick spacing */
+  readonly tickSpacing?: number
+  /** V4: hooks address of the pool key */
+  readonly hooks?: Address
+}
+
+/** One path carrying a share of the input. */
+export interface RouteSplit {
+  /** share of amountIn in basis points; all splits add up to 10000 */
+  readonly shareBps: number
+  /**
+   * exact input of this split: floor(amountIn * shareBps / 10000) for every
+   * split but the last, which takes the remainder (the executor's rule)
+   */
+  readonly amountIn: bigint
+  /** exact output: the hops simulated in order, each taking the previous output */
+  readonly amountOut: bigint
+  readonly hops: readonly RouteHop[]
+}
+
+export interface Route {
+  readonly amountIn: bigint
+  /** gross output in tokenOut (sum of the splits' outputs), exact */
+  readonly amountOut: bigint
+  /** estimated gas units of the executor call (see gas.ts) */
+  readonly gasEstimate: bigint
+  /** gasEstimate x gas price in tokenOut units; undefined when no conversion was available */
+  readonly gasCostInTokenOut: bigint | undefined
+  /** amountOut minus gasCostInTokenOut (amountOut when no conversion): what the search maximised */
+  readonly netAmountOut: bigint
+  readonly splits: readonly RouteSplit[]
+}

@@ -1,0 +1,50 @@
+// The own router as a source: the exact, split, gas-aware search over the
+// market snapshot, in the executor's route format.
+import { Effect } from "effect"
+import { getAddress } from "viem"
+import type { RouteHop as ExecutorHop } from "../chain/route-encoding.ts"
+import { findBestRoute, type RouteHop } from "../routing/index.ts"
+import type { Source, SourceRequest, SourceRoute } from "./source.ts"
+
+export const ROUTER_SOURCE = "router"
+
+const executorHop = (hop: RouteHop): ExecutorHop => {
+  switch (hop.dex) {
+    case "uniswap-v2":
+      return { kind: "v2", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut }
+    case "uniswap-v3":
+      return { kind: "v3", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee! }
+    case "uniswap-v4":
+      return { kind: "v4", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee!, tickSpacing: hop.tickSpacing!, hooks: hop.hooks! }
+  }
+}
+
+/** Pool ids as the spec shows them: checksummed addresses, V4 ids as 32-byte hex. */
+const displayPool = (pool: string): string => (pool.length === 42 ? getAddress(pool) : pool.toLowerCase())
+
+export const routerSource = (options: { readonly maxHops?: number; readonly maxSplits?: number } = {}): Source => ({
+  name: ROUTER_SOURCE,
+  quote: (request: SourceRequest) =>
+    Effect.sync((): SourceRoute | undefined => {
+      const found = findBestRoute(request.snapshot, {
+        tokenIn: request.tokenIn,
+        tokenOut: request.tokenOut,
+        amountIn: request.amountIn,
+        nativeToTokenOut: request.nativeToTokenOut,
+        ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
+        ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
+      })
+      if (found === undefined || found.amountOut === 0n) return undefined
+      return {
+        source: ROUTER_SOURCE,
+        amountOut: found.amountOut,
+        gasEstimate: found.gasEstimate,
+        netAmountOut: found.netAmountOut,
+        route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
+        display: found.splits.map((s) => ({
+          shareBps: s.shareBps,
+          hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })),
+        })),
+      }
+    }),
+})

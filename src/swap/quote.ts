@@ -1,0 +1,141 @@
+// The quote program: tokens → sources (own router ‖ external) → best after gas
+// → fees → price impact. The only place, with swap.ts, that composes services.
+import { Effect } from "effect"
+import { getAddress, type Address } from "viem"
+import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/errors.ts"
+import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
+import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts"
+import { minAmountOut, splitFees } from "../fees/index.ts"
+import { MarketState } from "../market/index.ts"
+import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
+import { betterRoute, Sources, type SourceRoute } from "../sources/index.ts"
+import { Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
+
+/** What /swap needs besides the response: the route to encode and the fee rate it was priced at. */
+export interface PricedQuote {
+  readonly response: QuoteResponse
+  readonly best: SourceRoute
+  readonly tokenIn: NormalizedToken
+  readonly tokenOut: NormalizedToken
+  readonly settings: ExecutorSettings
+}
+
+/** A market older than this (no successful refresh) is not quoted on. */
+const MAX_STALENESS_MS = 30_000
+/** USDC is the chain's unit of account: without a feed it is priced at one dollar. */
+const ONE_DOLLAR: UsdPrice = { answer: 100_000_000n, decimals: 8, updatedAt: 0n }
+
+const unavailable = (detail: string) => new Unavailable({ detail, retryAfterSeconds: 1 })
+
+const normalize = (tokens: Tokens["Type"], field: "tokenIn" | "tokenOut", address: Address) =>
+  tokens.normalize(address).pipe(
+    Effect.catchTags({
+      TokenError: (e) => Effect.fail(new InvalidRequest({ message: `${field}: ${e.message}` })),
+      RpcError: (e) => Effect.fail(unavailable(`${field} could not be read: ${e.message}`)),
+    }),
+  )
+
+const requireRoutable = (tokens: Tokens["Type"], field: "tokenIn" | "tokenOut", token: NormalizedToken, holders: readonly Address[]) =>
+  tokens.routability(token.erc20Address, { holders }).pipe(
+    Effect.catchTag("RpcError", (e) => Effect.fail(unavailable(`${field} routability: ${e.message}`))),
+    Effect.flatMap((r) =>
+      r.routable
+        ? Effect.void
+        : Effect.fail(new NoRoute({ message: `${field}: ${token.symbol} cannot be routed (${r.reason})` })),
+    ),
+  )
+
+export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+  Effect.gen(function* () {
+    const tokens = yield* Tokens
+    const market = yield* MarketState
+    const prices = yield* ReferencePrices
+    const executor = yield* ExecutorState
+    const sources = yield* Sources
+
+    const [tokenIn, tokenOut] = yield* Effect.all([normalize(tokens, "tokenIn", request.tokenIn), normalize(tokens, "tokenOut", request.tokenOut)], { concurrency: 2 })
+    if (tokenIn.erc20Address === tokenOut.erc20Address) {
+      return yield* new InvalidRequest({ message: "tokenOut: the same token as tokenIn (nothing to swap)" })
+    }
+
+    const staleness = yield* market.staleness
+    if (staleness.failing && staleness.sinceSuccessMs > MAX_STALENESS_MS) {
+      return yield* unavailable(`market state is ${staleness.sinceSuccessMs} ms stale`)
+    }
+    const snapshot = yield* market.snapshot
+
+    // tokens that tax, rebase or restrict transfers are never routed; the pools holding them are the holders to probe
+    const holdersOf = (token: Address) => (snapshot.poolsByToken.get(token.toLowerCase()) ?? []).filter((id) => id.length === 42) as Address[]
+    yield* Effect.all(
+      [
+        requireRoutable(tokens, "tokenIn", tokenIn, holdersOf(tokenIn.erc20Address)),
+        requireRoutable(tokens, "tokenOut", tokenOut, holdersOf(tokenOut.erc20Address)),
+      ],
+      { concurrency: 2, discard: true },
+    )
+
+    // native input goes down the route in whole ERC-20 units; the executor refunds the rest
+    const poolAmountIn = request.amountIn / tokenIn.scale
+    if (poolAmountIn === 0n) {
+      return yield* new NoRoute({ message: `amountIn: less than one unit of ${tokenIn.symbol} at 6 decimals reaches the pools` })
+    }
+
+    const settings = yield* executor.settings.pipe(Effect.catchTag("RpcError", (e) => Effect.fail(unavailable(e.message))))
+    const priceMap = yield* prices.all
+    const priceOf = (address: Address): UsdPrice | undefined =>
+      priceMap.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase() ? ONE_DOLLAR : undefined)
+    const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase()
+    const erc20DecimalsOut = outIsUsdc ? 6 : tokenOut.decimals
+    const nativeToTokenOut = (wei: bigint): bigint | undefined =>
+      outIsUsdc
+        ? wei / 10n ** 12n
+        : nativeToToken({ wei, nativePrice: priceOf(USDC_ERC20_ADDRESS), decimalsOut: erc20DecimalsOut, priceOut: priceOf(tokenOut.erc20Address) })
+
+    const sourceRequest = { tokenIn: tokenIn.erc20Address, tokenOut: tokenOut.erc20Address, amountIn: poolAmountIn, snapshot, nativeToTokenOut }
+    const answers = yield* Effect.all(
+      sources.map((source) =>
+        source.quote(sourceRequest).pipe(
+          Effect.catchAll((e) => Effect.as(Effect.logWarning(`source ${e.source} failed: ${e.message}`), undefined)),
+        ),
+      ),
+      { concurrency: "unbounded" },
+    )
+    const candidates = answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
+    if (candidates.length === 0) return yield* new NoRoute({})
+    const best = candidates.reduce(betterRoute)
+
+    // native output is paid in wei: the route's ERC-20 output × 10^12
+    const grossAmountOut = best.amountOut * tokenOut.scale
+    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
+    const response: QuoteResponse = {
+      chainId: request.chainId,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      amountOut: fees.amountOut,
+      minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+      slippageBps: request.slippageBps,
+      grossAmountOut,
+      fees: {
+        token: request.tokenOut,
+        protocolBps: settings.protocolFeeBps,
+        protocolAmount: fees.protocolAmount,
+        partnerBps: request.feeBps,
+        partnerAmount: fees.partnerAmount,
+        partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
+      },
+      priceImpactBps: priceImpactBps({
+        amountIn: request.amountIn,
+        decimalsIn: tokenIn.decimals,
+        priceIn: priceOf(tokenIn.erc20Address),
+        grossAmountOut,
+        decimalsOut: tokenOut.decimals,
+        priceOut: priceOf(tokenOut.erc20Address),
+      }),
+      gasEstimate: best.gasEstimate,
+      route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })) })),
+    }
+    return { response, best, tokenIn, tokenOut, settings }
+  })
+
+export const quoteProgram = (request: QuoteRequest) => Effect.map(priceQuote(request), (p) => p.response)

@@ -1,0 +1,238 @@
+// The request tables and rules, field by field: what is accepted (typed, with
+// defaults) and what is refused (400, the message naming the field).
+import { describe, expect, test } from "bun:test"
+import { Either } from "effect"
+import fc from "fast-check"
+import { getAddress } from "viem"
+import { decodeQuoteRequest, decodeSwapRequest, parseAddress, type QuoteRequest, type SwapRequest } from "../../src/api/index.ts"
+
+const EXECUTOR = "0x5E1eC7eD00000000000000000000000000000001" as const
+const NOW = 1_800_000_000
+const rules = { executor: EXECUTOR, nowSeconds: NOW }
+
+const TOKEN_A = "0x00000000000000000000000000000000000000A1"
+const TOKEN_B = "0x00000000000000000000000000000000000000b2"
+const SENDER = "0x1111111111111111111111111111111111111111"
+const RECIPIENT = "0x2222222222222222222222222222222222222222"
+const base = { tokenIn: TOKEN_A, tokenOut: TOKEN_B, amountIn: "1000" }
+const swapBase = { ...base, sender: SENDER }
+
+const quote = (over: Record<string, unknown>) => decodeQuoteRequest({ ...base, ...over }, rules)
+const swap = (over: Record<string, unknown>) => decodeSwapRequest({ ...swapBase, ...over }, rules)
+const ok = <A>(e: Either.Either<A, { message: string }>): A => {
+  if (Either.isLeft(e)) throw new Error(`refused: ${e.left.message}`)
+  return e.right
+}
+const refused = (e: Either.Either<unknown, { message: string; _tag: string }>): string => {
+  if (Either.isRight(e)) throw new Error("accepted")
+  expect(e.left._tag).toBe("InvalidRequest")
+  return e.left.message
+}
+
+// EIP-55's own test vectors (eips.ethereum.org/EIPS/eip-55)
+const EIP55 = [
+  "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+  "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
+  "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
+  "0xD1220A0cf47c7B9Be7A2E6BA89F429762e7b9aDb",
+]
+
+describe("quote request: accepted", () => {
+  test("defaults: feeBps 0, no fee recipient, slippage 50, chain 5042", () => {
+    expect(ok(quote({}))).toEqual({
+      chainId: 5042,
+      tokenIn: "0x00000000000000000000000000000000000000A1",
+      tokenOut: "0x00000000000000000000000000000000000000b2",
+      amountIn: 1000n,
+      feeBps: 0,
+      feeRecipient: null,
+      slippageBps: 50,
+    } satisfies QuoteRequest)
+  })
+  test("every field given", () => {
+    expect(ok(quote({ feeBps: 100, feeRecipient: RECIPIENT, slippageBps: 2000, chainId: 5042, amountIn: 7 }))).toEqual({
+      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, amountIn: 7n, feeBps: 100, feeRecipient: RECIPIENT, slippageBps: 2000,
+    })
+  })
+  test("optional fields sent as null count as not sent", () => {
+    expect(ok(quote({ feeBps: null, feeRecipient: null, slippageBps: null, chainId: null }))).toEqual(ok(quote({})))
+  })
+  test("a fee recipient with feeBps 0 is checked but carries no fee", () => {
+    expect(ok(quote({ feeBps: 0, feeRecipient: RECIPIENT })).feeRecipient).toBeNull()
+    expect(refused(quote({ feeBps: 0, feeRecipient: EXECUTOR }))).toBe("feeRecipient: cannot be the route executor")
+  })
+  test("slippage and fee bounds are inclusive", () => {
+    expect(ok(quote({ slippageBps: 0 })).slippageBps).toBe(0)
+    expect(ok(quote({ feeBps: 1, feeRecipient: RECIPIENT })).feeBps).toBe(1)
+  })
+})
+
+describe("addresses", () => {
+  test("EIP-55 vectors: checksummed and all-lowercase accepted, answered checksummed", () => {
+    for (const address of EIP55) {
+      expect(ok(parseAddress(address))).toBe(address)
+      expect(ok(parseAddress(address.toLowerCase()))).toBe(address)
+    }
+  })
+  test("mixed case with a wrong checksum is refused, naming the field", () => {
+    // the first vector with one letter's case flipped (A → a)
+    expect(refused(quote({ tokenIn: "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }))).toBe(
+      "tokenIn: mixed-case address with a wrong checksum: 0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed (send it all-lowercase or checksummed as 0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed)",
+    )
+    expect(refused(quote({ tokenIn: "0x5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED" }))).toMatch(/^tokenIn: mixed-case address with a wrong checksum/)
+  })
+  test("the native placeholder is accepted in any letter case", () => {
+    for (const form of ["0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE", "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", "0xeEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"]) {
+      expect(ok(quote({ tokenIn: form })).tokenIn).toBe("0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE")
+    }
+  })
+  test("malformed addresses name the field", () => {
+    expect(refused(quote({ tokenOut: "0x1234" }))).toBe('tokenOut: must be 0x followed by 40 hex digits, got "0x1234"')
+    expect(refused(quote({ tokenOut: "0X00000000000000000000000000000000000000b2" }))).toBe('tokenOut: must be 0x followed by 40 hex digits, got "0X00000000000000000000000000000000000000b2"')
+    expect(refused(quote({ tokenOut: ` ${TOKEN_B}` }))).toMatch(/^tokenOut: must be 0x followed by 40 hex digits/)
+    expect(refused(quote({ tokenOut: 12 }))).toBe("tokenOut: must be an address string, got 12")
+    expect(refused(swap({ sender: "0xzz11111111111111111111111111111111111111" }))).toMatch(/^sender: must be 0x followed by 40 hex digits/)
+    expect(refused(quote({ feeBps: 5, feeRecipient: "nope" }))).toBe('feeRecipient: must be 0x followed by 40 hex digits, got "nope"')
+  })
+  test("property: lowercase and checksummed forms accepted; any single case flip refused", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.nat(), (bytes, pick) => {
+        const lower = `0x${Buffer.from(bytes).toString("hex")}`
+        const checksummed = getAddress(lower)
+        expect(ok(parseAddress(lower))).toBe(checksummed)
+        expect(ok(parseAddress(checksummed))).toBe(checksummed)
+        const letters = [...checksummed].map((c, i) => (i >= 2 && /[a-fA-F]/.test(c) ? i : -1)).filter((i) => i >= 0)
+        if (letters.length === 0 || lower === "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee") return
+        const i = letters[pick % letters.length]!
+        const c = checksummed[i]!
+        const flipped = checksummed.slice(0, i) + (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()) + checksummed.slice(i + 1)
+        if (flipped === lower) return // flipping the only capital gives the lowercase form, which is allowed
+        expect(Either.isLeft(parseAddress(flipped))).toBe(true)
+      }),
+      { numRuns: 500 },
+    )
+  })
+})
+
+describe("amountIn", () => {
+  test("integer strings of any size up to uint256, and JSON numbers below 2^53", () => {
+    expect(ok(quote({ amountIn: "1" })).amountIn).toBe(1n)
+    expect(ok(quote({ amountIn: "007" })).amountIn).toBe(7n)
+    expect(ok(quote({ amountIn: ((1n << 256n) - 1n).toString() })).amountIn).toBe((1n << 256n) - 1n)
+    expect(ok(quote({ amountIn: 9_007_199_254_740_991 })).amountIn).toBe(9_007_199_254_740_991n)
+    expect(ok(quote({ amountIn: 1e6 })).amountIn).toBe(1_000_000n)
+  })
+  test("refused forms name the field", () => {
+    const digits = "amountIn: must be a whole number of the token's smallest unit, as a string of digits, got"
+    expect(refused(quote({ amountIn: "1.5" }))).toBe(`${digits} "1.5"`)
+    expect(refused(quote({ amountIn: "-1" }))).toBe(`${digits} "-1"`)
+    expect(refused(quote({ amountIn: "+1" }))).toBe(`${digits} "+1"`)
+    expect(refused(quote({ amountIn: " 1" }))).toBe(`${digits} " 1"`)
+    expect(refused(quote({ amountIn: "1e6" }))).toBe(`${digits} "1e6"`)
+    expect(refused(quote({ amountIn: "0x10" }))).toBe(`${digits} "0x10"`)
+    expect(refused(quote({ amountIn: "" }))).toBe(`${digits} ""`)
+    expect(refused(quote({ amountIn: "0" }))).toBe("amountIn: must be greater than 0")
+    expect(refused(quote({ amountIn: 0 }))).toBe("amountIn: must be greater than 0")
+    expect(refused(quote({ amountIn: (1n << 256n).toString() }))).toBe("amountIn: must be below 2^256")
+    expect(refused(quote({ amountIn: 1.5 }))).toBe("amountIn: must be a whole number of the token's smallest unit, got 1.5")
+    expect(refused(quote({ amountIn: 9_007_199_254_740_992 }))).toBe("amountIn: JSON numbers are accepted only below 2^53; send the amount as a string")
+    expect(refused(quote({ amountIn: -5 }))).toBe("amountIn: must be greater than 0")
+    expect(refused(quote({ amountIn: true }))).toBe("amountIn: must be an integer string, got true")
+    expect(refused(quote({ amountIn: null }))).toBe("amountIn: must be an integer string, got null")
+  })
+})
+
+describe("fees, slippage, chain", () => {
+  test("feeBps is an integer 0-100", () => {
+    for (const v of [101, -1, 1.5, "10", true]) {
+      expect(refused(quote({ feeBps: v, feeRecipient: RECIPIENT }))).toBe(`feeBps: must be an integer from 0 to 100, got ${typeof v === "string" ? `"${v}"` : v}`)
+    }
+  })
+  test("feeRecipient: required with a fee, never the zero address or the executor", () => {
+    expect(refused(quote({ feeBps: 10 }))).toBe("feeRecipient: is required when feeBps is greater than 0")
+    expect(refused(quote({ feeBps: 10, feeRecipient: null }))).toBe("feeRecipient: is required when feeBps is greater than 0")
+    expect(refused(quote({ feeBps: 10, feeRecipient: "0x0000000000000000000000000000000000000000" }))).toBe("feeRecipient: cannot be the zero address")
+    expect(refused(quote({ feeBps: 10, feeRecipient: EXECUTOR.toLowerCase() }))).toBe("feeRecipient: cannot be the route executor")
+  })
+  test("slippageBps is an integer 0-2000", () => {
+    for (const v of [2001, -1, 0.5, "50"]) {
+      expect(refused(quote({ slippageBps: v }))).toBe(`slippageBps: must be an integer from 0 to 2000, got ${typeof v === "string" ? `"${v}"` : v}`)
+    }
+  })
+  test("chainId must be 5042 when sent", () => {
+    expect(refused(quote({ chainId: 1 }))).toBe("chainId: must be 5042 when sent, got 1")
+    expect(refused(quote({ chainId: "5042" }))).toBe('chainId: must be 5042 when sent, got "5042"')
+  })
+})
+
+describe("USDC to USDC is refused in every form", () => {
+  const forms = [
+    "0x0000000000000000000000000000000000000000",
+    "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+    "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE",
+    "0x3600000000000000000000000000000000000000",
+  ]
+  for (const tokenIn of forms) {
+    for (const tokenOut of forms) {
+      test(`${tokenIn} → ${tokenOut}`, () => {
+        expect(refused(quote({ tokenIn, tokenOut }))).toBe("tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
+        expect(refused(swap({ tokenIn, tokenOut }))).toBe("tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
+      })
+    }
+  }
+  test("a token to itself is refused too", () => {
+    expect(refused(quote({ tokenOut: TOKEN_A.toLowerCase() }))).toBe("tokenOut: must differ from tokenIn")
+  })
+  test("USDC to another token, either way, is fine", () => {
+    expect(ok(quote({ tokenIn: forms[0], tokenOut: TOKEN_A })).tokenIn).toBe("0x0000000000000000000000000000000000000000")
+    expect(ok(quote({ tokenIn: TOKEN_A, tokenOut: forms[3] })).tokenOut).toBe("0x3600000000000000000000000000000000000000")
+  })
+})
+
+describe("shape", () => {
+  test("missing fields, in table order", () => {
+    expect(refused(decodeQuoteRequest({}, rules))).toBe("tokenIn: is required")
+    expect(refused(decodeQuoteRequest({ tokenIn: TOKEN_A }, rules))).toBe("tokenOut: is required")
+    expect(refused(decodeQuoteRequest({ tokenIn: TOKEN_A, tokenOut: TOKEN_B }, rules))).toBe("amountIn: is required")
+    expect(refused(decodeSwapRequest(base, rules))).toBe("sender: is required")
+  })
+  test("several problems: the first in table order is reported", () => {
+    expect(refused(decodeQuoteRequest({ slippageBps: 9999, amountIn: "x", tokenIn: TOKEN_A }, rules))).toBe("tokenOut: is required")
+  })
+  test("unknown fields are refused (a misspelt optional field would otherwise be ignored)", () => {
+    expect(refused(quote({ feebps: 10 }))).toBe("feebps: unknown field")
+    expect(refused(quote({ sender: SENDER }))).toBe("sender: unknown field")
+  })
+  test("the body must be a JSON object", () => {
+    expect(refused(decodeQuoteRequest([], rules))).toBe("body: must be a JSON object, got an array")
+    expect(refused(decodeQuoteRequest("x", rules))).toBe('body: must be a JSON object, got "x"')
+    expect(refused(decodeQuoteRequest(null, rules))).toBe("body: must be a JSON object, got null")
+    expect(refused(decodeQuoteRequest(5, rules))).toBe("body: must be a JSON object, got 5")
+  })
+})
+
+describe("swap request", () => {
+  test("defaults: recipient is the sender, deadline now + 20 minutes", () => {
+    expect(ok(swap({}))).toEqual({
+      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, amountIn: 1000n, feeBps: 0, feeRecipient: null, slippageBps: 50,
+      sender: SENDER, recipient: SENDER, deadline: NOW + 1200,
+    } satisfies SwapRequest)
+  })
+  test("recipient: never the zero address or the executor", () => {
+    expect(ok(swap({ recipient: RECIPIENT })).recipient).toBe(RECIPIENT)
+    expect(refused(swap({ recipient: "0x0000000000000000000000000000000000000000" }))).toBe("recipient: cannot be the zero address")
+    expect(refused(swap({ recipient: EXECUTOR }))).toBe("recipient: cannot be the route executor")
+  })
+  test("deadline: in the future, at most one hour ahead", () => {
+    expect(ok(swap({ deadline: NOW + 1 })).deadline).toBe(NOW + 1)
+    expect(ok(swap({ deadline: NOW + 3600 })).deadline).toBe(NOW + 3600)
+    expect(refused(swap({ deadline: NOW }))).toBe(`deadline: must be in the future (now is ${NOW})`)
+    expect(refused(swap({ deadline: NOW - 100 }))).toBe(`deadline: must be in the future (now is ${NOW})`)
+    expect(refused(swap({ deadline: NOW + 3601 }))).toBe(`deadline: must be at most one hour ahead (at most ${NOW + 3600})`)
+    expect(refused(swap({ deadline: String(NOW + 60) }))).toBe(`deadline: must be an integer number of Unix seconds, got "${NOW + 60}"`)
+    expect(refused(swap({ deadline: NOW + 0.5 }))).toBe(`deadline: must be an integer number of Unix seconds, got ${NOW + 0.5}`)
+  })
+  test("sender may be any address", () => {
+    expect(ok(swap({ sender: EIP55[0]!.toLowerCase() })).sender).toBe(EIP55[0]!)
+  })
+})

@@ -1,0 +1,16 @@
+// The committed artifacts in contracts/out are exactly what the sources compile to today.
+import { expect, test } from "bun:test"
+import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { join } from "node:path"
+import { compileAll, OUT_DIR, serializeArtifact } from "../../src/contracts/compile.ts"
+
+test("every artifact in contracts/out equals a fresh compile of contracts/src, and there are no others", () => {
+  const fresh = compileAll()
+  const expected = new Map(fresh.map((a) => [`${a.contractName}.json`, serializeArtifact(a)]))
+  const committed = readdirSync(OUT_DIR).filter((f) => f.endsWith(".json")).sort()
+  expect(committed).toEqual([...expected.keys()].sort())
+  const stale = [...expected].filter(([file, text]) => !existsSync(join(OUT_DIR, file)) || readFileSync(join(OUT_DIR, file), "utf8") !== text)
+  // names the artifacts to rebuild with `bun run contracts:build`
+  expect(stale.map(([file]) => file)).toEqual([])
+  expect(expected.has("RouteExecutor.json")).toBe(true)
+}, 120_000)
