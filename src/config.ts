@@ -43,7 +43,6 @@ export const DEFAULTS = {
   maxInFlight: 256,
   badKeyLimitPerMinute: 20,
   shutdownTimeoutMs: 10_000,
-  logLevel: "info",
 } as const
 
 const integerIn = (name: string, fallback: number, min: number, max: number): Config.Config<number> =>
@@ -89,20 +88,22 @@ export const parseDatabaseUrl = (text: string, cwd = process.cwd()): Either.Eith
 
 export const keyStoreConfig: Config.Config<KeyStoreConfig> = Config.all({
   database: Config.string("DATABASE_URL").pipe(
-    Config.withDefault(DEFAULTS.databaseUrl),
     Config.mapOrFail((text) => Either.mapLeft(parseDatabaseUrl(text), (message) => ConfigError.InvalidData([], message))),
+    Config.withDefault<DatabaseLocation>(Either.getOrThrow(parseDatabaseUrl(DEFAULTS.databaseUrl))),
   ),
-  keyHashSecret: Config.option(
-    Config.redacted("KEY_HASH_SECRET").pipe(
-      Config.validate({ message: "must be at least 32 characters", validation: (s) => Redacted.value(s).length >= 32 }),
-    ),
+  keyHashSecret: Config.string("KEY_HASH_SECRET").pipe(
+    Config.mapOrFail((text) =>
+      text.length >= 32
+        ? Either.right(Option.some(Redacted.make(text)))
+        : Either.left(ConfigError.InvalidData([], `must be at least 32 characters, got ${text.length}`))),
+    Config.withDefault(Option.none<Redacted.Redacted<string>>()),
   ),
 })
 
 export const appConfig: Config.Config<AppConfigShape> = Config.all({
   host: Config.string("HOST").pipe(
-    Config.withDefault(DEFAULTS.host),
     Config.validate({ message: "must not be empty", validation: (s) => s.trim() !== "" }),
+    Config.withDefault(DEFAULTS.host),
   ),
   port: integerIn("PORT", DEFAULTS.port, 0, 65_535),
   keyStore: keyStoreConfig,
@@ -113,8 +114,8 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   badKeyLimitPerMinute: integerIn("BAD_KEY_LIMIT_PER_MINUTE", DEFAULTS.badKeyLimitPerMinute, 1, 1_000_000),
   shutdownTimeoutMs: integerIn("SHUTDOWN_TIMEOUT_MS", DEFAULTS.shutdownTimeoutMs, 0, 600_000),
   logLevel: Config.literal("debug", "info", "warn", "error")("LOG_LEVEL").pipe(
-    Config.withDefault(DEFAULTS.logLevel),
     Config.map((level) => LogLevel.fromLiteral(level === "warn" ? "Warning" : level === "debug" ? "Debug" : level === "info" ? "Info" : "Error")),
+    Config.withDefault(LogLevel.Info),
   ),
 })
 

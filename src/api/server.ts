@@ -56,6 +56,8 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
             hostname: options.host,
             port: options.port,
             development: false,
+            // never share the port with another process silently
+            reusePort: false,
             // the edge refuses bodies over 16 KB with the spec's envelope, before reading them;
             // Bun's own limit (a bare 413) must not answer first
             maxRequestBodySize: Number.MAX_SAFE_INTEGER,

@@ -3,6 +3,7 @@
 // and positions, the route executor, and the funded accounts.
 import {
   encodeAbiParameters,
+  getAddress,
   getContractAddress,
   keccak256,
   TransactionReceiptNotFoundError,
@@ -83,7 +84,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     const hash = await client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: from, chain: client.chain })
     const receipt = await mined(label, hash)
     if (!receipt.contractAddress) throw new DeployError(`${label}: no contract created`)
-    return receipt.contractAddress
+    return getAddress(receipt.contractAddress)
   }
   const write = async (label: string, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) =>
     mined(label, await client.writeContract({ address, abi, functionName, args, account: from, chain: client.chain }))
@@ -141,7 +142,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   for (const pool of v2Pools) {
     const label = `pools[${pool.index}]`
     await write(`${label} createPair`, v2FactoryAddress, v2Factory.abi, "createPair", [addressOf(pool.token0), addressOf(pool.token1)])
-    const pair = (await read(v2FactoryAddress, v2Factory.abi, "getPair", [addressOf(pool.token0), addressOf(pool.token1)])) as Address
+    const pair = getAddress((await read(v2FactoryAddress, v2Factory.abi, "getPair", [addressOf(pool.token0), addressOf(pool.token1)])) as Address)
     await fund(pool.token0, pair, pool.reserve0)
     await fund(pool.token1, pair, pool.reserve1)
     await write(`${label} mint`, pair, v2Pair.abi, "mint", [from])
@@ -159,7 +160,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   for (const pool of v3Pools) {
     const label = `pools[${pool.index}]`
     await write(`${label} createPool`, v3FactoryAddress, v3Factory.abi, "createPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])
-    const address = (await read(v3FactoryAddress, v3Factory.abi, "getPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])) as Address
+    const address = getAddress((await read(v3FactoryAddress, v3Factory.abi, "getPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])) as Address)
     await write(`${label} initialize`, address, v3Pool.abi, "initialize", [pool.sqrtPriceX96])
     await fund(pool.token0, v3ProviderAddress, pool.amount0)
     await fund(pool.token1, v3ProviderAddress, pool.amount1)

@@ -2,7 +2,7 @@
 // deployments. The executor derives V2 pairs and V3 pools from their factory and the hash of
 // the pool's creation code, so those hashes are computed here from the same npm artifacts the
 // factories were deployed from.
-import { keccak256, type Account, type Address, type Chain, type Hash, type Hex, type TransactionReceipt } from "viem"
+import { getAddress, keccak256, type Account, type Address, type Chain, type Hash, type Hex, type TransactionReceipt } from "viem"
 import { ownArtifact, uniswapArtifact } from "../contracts/artifacts.ts"
 
 /** keccak256 of the Uniswap V2 pair's creation bytecode (what the factory CREATE2s). */
@@ -68,5 +68,5 @@ export const deployRouteExecutor = async (options: DeployRouteExecutorOptions): 
   if (receipt.status !== "success" || !receipt.contractAddress) {
     throw new ExecutorDeployError(`RouteExecutor deployment ${hash} failed (status ${receipt.status})`)
   }
-  return receipt.contractAddress
+  return getAddress(receipt.contractAddress)
 }

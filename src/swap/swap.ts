@@ -7,6 +7,7 @@ import { Internal, SimulationFailed, type SwapError } from "../api/errors.ts"
 import type { SwapRequest, SwapResponse } from "../api/programs.ts"
 import { decodeExecutorError, encodeExecute, executeValue } from "../chain/execute-call.ts"
 import { ExecutorState } from "../chain/executor-state.ts"
+import { Rpc } from "../chain/rpc.ts"
 import { Simulator } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
 import { ReferencePrices } from "../pricing/index.ts"
@@ -38,10 +39,25 @@ const STANDARD_ERRORS = [
   { type: "error", name: "Panic", inputs: [{ name: "code", type: "uint256" }] },
 ] as const
 
+/** How long /swap waits for the market to reach the head block before pricing on what it has. */
+const HEAD_WAIT = "1 second"
+
+const catchUpWithHead = Effect.gen(function* () {
+  const rpc = yield* Rpc
+  const market = yield* MarketState
+  const head = yield* rpc.blockNumber().pipe(Effect.option)
+  if (head._tag === "None") return
+  const current = yield* market.snapshot
+  if (current.blockNumber >= head.value) return
+  yield* market.awaitBlock(head.value).pipe(Effect.timeout(HEAD_WAIT), Effect.ignore)
+})
+
 export const swapProgram = (
   request: SwapRequest,
-): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator> =>
+): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
+    // priced again at the chain's head: a transaction to sign must not carry an older block's price
+    yield* catchUpWithHead
     const priced = yield* priceQuote(request)
     const simulator = yield* Simulator
     const executor = priced.settings.address

@@ -87,7 +87,7 @@ describe("per-key in flight: 429 CONCURRENCY_LIMITED", () => {
   })
 
   test("a client that goes away gives its slot back", async () => {
-    const api = await start({ programs: syntheticPrograms({ quote: () => Effect.never }) })
+    const api = await start({ env: { QUOTE_TIMEOUT_MS: "1500" }, programs: syntheticPrograms({ quote: () => Effect.never }) })
     const { key } = await api.newKey({ concurrency: 1 })
     const controller = new AbortController()
     const gone = fetch(api.url("/api/v1/quote"), { method: "POST", headers: { "content-type": "application/json", "x-api-key": key }, body: JSON.stringify(quoteBody()), signal: controller.signal }).catch(() => "aborted")

@@ -19,18 +19,18 @@ const swapBase = { ...base, sender: SENDER }
 
 const quote = (over: Record<string, unknown>) => decodeQuoteRequest({ ...base, ...over }, rules)
 const swap = (over: Record<string, unknown>) => decodeSwapRequest({ ...swapBase, ...over }, rules)
-const ok = <A>(e: Either.Either<A, { message: string }>): A => {
-  if (Either.isLeft(e)) throw new Error(`refused: ${e.left.message}`)
+const ok = <A, E>(e: Either.Either<A, E>): A => {
+  if (Either.isLeft(e)) throw new Error(`refused: ${JSON.stringify(e.left)}`)
   return e.right
 }
-const refused = (e: Either.Either<unknown, { message: string; _tag: string }>): string => {
+const refused = (e: Either.Either<unknown, { readonly message: string; readonly _tag: string }>): string => {
   if (Either.isRight(e)) throw new Error("accepted")
   expect(e.left._tag).toBe("InvalidRequest")
   return e.left.message
 }
 
 // EIP-55's own test vectors (eips.ethereum.org/EIPS/eip-55)
-const EIP55 = [
+const EIP55: string[] = [
   "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
   "0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359",
   "0xdbF03B407c01E7cD3CBea99509d93f8DDDC8C6FB",
@@ -70,8 +70,8 @@ describe("quote request: accepted", () => {
 describe("addresses", () => {
   test("EIP-55 vectors: checksummed and all-lowercase accepted, answered checksummed", () => {
     for (const address of EIP55) {
-      expect(ok(parseAddress(address))).toBe(address)
-      expect(ok(parseAddress(address.toLowerCase()))).toBe(address)
+      expect<string>(ok(parseAddress(address))).toBe(address)
+      expect<string>(ok(parseAddress(address.toLowerCase()))).toBe(address)
     }
   })
   test("mixed case with a wrong checksum is refused, naming the field", () => {
@@ -233,6 +233,6 @@ describe("swap request", () => {
     expect(refused(swap({ deadline: NOW + 0.5 }))).toBe(`deadline: must be an integer number of Unix seconds, got ${NOW + 0.5}`)
   })
   test("sender may be any address", () => {
-    expect(ok(swap({ sender: EIP55[0]!.toLowerCase() })).sender).toBe(EIP55[0]!)
+    expect<string>(ok(swap({ sender: EIP55[0]!.toLowerCase() })).sender).toBe(EIP55[0]!)
   })
 })

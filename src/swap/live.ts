@@ -1,0 +1,54 @@
+// The request programs over the real services: one RPC client, the market
+// actor, tokens, reference prices, the executor's settings, the sources and
+// the simulator, built once and shared by every request.
+import { Effect, Layer } from "effect"
+import { SwapPrograms } from "../api/programs.ts"
+import { ExecutorState } from "../chain/executor-state.ts"
+import { Rpc } from "../chain/rpc.ts"
+import { Simulator } from "../chain/simulator.ts"
+import { MarketState } from "../market/index.ts"
+import { ReferencePrices } from "../pricing/index.ts"
+import { routerSource, Sources } from "../sources/index.ts"
+import { Tokens } from "../tokens/index.ts"
+import type { ChainSettings } from "./chain-settings.ts"
+import { quoteProgram } from "./quote.ts"
+import { swapProgram } from "./swap.ts"
+
+/** How often the market looks for a new block: Arc makes one about every half second. */
+const MARKET_POLL_INTERVAL = "100 millis"
+
+/** Every service the programs use, over the chain the settings name. */
+export const chainServices = (settings: ChainSettings) => {
+  const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 })
+  const tokens = Tokens.layer()
+  const market = MarketState.layer({
+    ...(settings.v2Factory ? { v2Factory: settings.v2Factory } : {}),
+    ...(settings.v3Factory ? { v3Factory: settings.v3Factory } : {}),
+    ...(settings.poolManager ? { poolManager: settings.poolManager } : {}),
+    ...(settings.stateView ? { stateView: settings.stateView } : {}),
+    multicall3: settings.multicall3,
+    fromBlock: settings.fromBlock,
+    pollInterval: MARKET_POLL_INTERVAL,
+  })
+  const sources = Layer.succeed(Sources, [routerSource()])
+  return Layer.mergeAll(
+    ExecutorState.layer(settings.executor),
+    ReferencePrices.layer(settings.priceFeeds),
+    Simulator.layer,
+    sources,
+  ).pipe(Layer.provideMerge(market), Layer.provideMerge(tokens), Layer.provideMerge(rpc))
+}
+
+/** SwapPrograms over live services: each request runs with the shared context. */
+export const livePrograms = (settings: ChainSettings) =>
+  Layer.effect(
+    SwapPrograms,
+    Effect.gen(function* () {
+      const context = yield* Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc>()
+      return {
+        executor: settings.executor,
+        quote: (request) => Effect.provide(quoteProgram(request), context),
+        swap: (request) => Effect.provide(swapProgram(request), context),
+      }
+    }),
+  ).pipe(Layer.provide(chainServices(settings)))
