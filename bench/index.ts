@@ -11,6 +11,9 @@ interface Subject {
 
 const subjects: Subject[] = [
   { name: "devnet", run: async () => (await import("./devnet.ts")).run() },
+  { name: "routing", run: async () => (await import("./routing.ts")).run() },
+  { name: "executor-gas", run: async () => (await import("./executor-gas.ts")).run() },
+  { name: "api-edge", run: async () => (await import("./api-edge.ts")).run() },
 ]
 
 const only = process.argv.slice(2)

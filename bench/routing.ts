@@ -5,7 +5,11 @@
 import { readFileSync } from "node:fs"
 import { type Address, getAddress } from "viem"
 import { getTickAtSqrtRatio, MAX_TICK, MIN_TICK } from "../src/amm/index.ts"
-import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario } from "../src/devnet/index.ts"
+import { Effect, Either, ManagedRuntime } from "effect"
+import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario, startDevnet } from "../src/devnet/index.ts"
+import { MarketState } from "../src/market/index.ts"
+import { chainSettings } from "../src/swap/chain-settings.ts"
+import { chainServices } from "../src/swap/live.ts"
 import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "../src/market/types.ts"
 import { type FindRouteParams, findBestRoute, graphOf, type Route } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
@@ -378,7 +382,7 @@ export const defaultScenarioMarket = () => {
 }
 
 /** trades on the default scenario: direct pairs, pairs two hops apart, and sizes that split */
-export const defaultScenarioTrades = (market: ReturnType<typeof defaultScenarioMarket>): BenchTrade[] => {
+export const defaultScenarioTrades = (market: { readonly token: (symbol: string) => SyntheticToken }): BenchTrade[] => {
   const { token } = market
   const t = (kind: string, a: string, b: string, usd: number): BenchTrade => {
     const x = token(a)
@@ -406,19 +410,40 @@ const heapUsed = (): number => {
   return process.memoryUsage().heapUsed
 }
 
+/** The default scenario on a real devnet, as the MarketState actor publishes it. */
+const chainScenarioMarket = async (): Promise<{ market: ReturnType<typeof defaultScenarioMarket>; stop: () => Promise<void> }> => {
+  const devnet = await startDevnet({ port: 0 })
+  const settings = Either.getOrThrow(chainSettings({}, devnet.manifest))
+  const runtime = ManagedRuntime.make(chainServices(settings))
+  try {
+    const snapshot = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.snapshot))
+    const planned = defaultScenarioMarket()
+    const token = (symbol: string): SyntheticToken => ({ ...planned.token(symbol), address: devnet.manifest.tokens[symbol]!.address as Address })
+    return { market: { snapshot, token }, stop: async () => { await runtime.dispose(); await devnet.stop() } }
+  } catch (e) {
+    await runtime.dispose()
+    await devnet.stop()
+    throw e
+  }
+}
+
 export const run = async (): Promise<Measurement[]> => {
   const POOLS = 5000
   const rows: Measurement[] = []
 
-  const scenario = defaultScenarioMarket()
-  rows.push(
-    ...benchSnapshot(scenario.snapshot, defaultScenarioTrades(scenario), {
-      label: "default scenario (planned pools)",
-      iterations: 1000,
-      p50TargetMs: 1,
-      p99TargetMs: 5,
-    }),
-  )
+  const chain = await chainScenarioMarket()
+  try {
+    rows.push(
+      ...benchSnapshot(chain.market.snapshot, defaultScenarioTrades(chain.market), {
+        label: "default scenario (devnet MarketState)",
+        iterations: 1000,
+        p50TargetMs: 1,
+        p99TargetMs: 5,
+      }),
+    )
+  } finally {
+    await chain.stop()
+  }
 
   const before = heapUsed()
   const market = syntheticMarket(POOLS)
