@@ -24,10 +24,12 @@ const SWAP_P50_MS = 10
 
 const LATENCY_CONNECTIONS = 16
 const SATURATION_CONNECTIONS = 64
-const WARMUP_MS = 1_000
-const RUN_MS = 3_000
+const WARMUP_MS = 500
+const RUN_MS = 2_000
 const MAX_REQUESTS = 400_000
 const KEYS = 64
+/** rounds per variant, interleaved across variants; each figure is the median of its rounds */
+const ROUNDS = 3
 
 // ---------------------------------------------------------------- load generator (child)
 interface LoadSpec {
@@ -183,15 +185,38 @@ interface Variant {
   readonly requests: (path: "quote" | "swap") => string[]
 }
 
-const measureVariant = async (v: Variant, path: "quote" | "swap", saturation: boolean) => {
+interface VariantResult {
+  readonly p50: number
+  readonly p99: number
+  readonly rps: number
+  readonly bad: number
+}
+
+const median = (xs: readonly number[]) => percentile(xs, 50)
+
+const measureOnce = async (v: Variant, path: "quote" | "swap", saturation: boolean) => {
   const requests = v.requests(path)
   const latency = await load({ port: v.port, connections: LATENCY_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
   const saturated = saturation
-    ? await load({ port: v.port, connections: SATURATION_CONNECTIONS, warmupMs: WARMUP_MS / 2, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
+    ? await load({ port: v.port, connections: SATURATION_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
     : undefined
   const bad = latency.non200 + latency.errors + (saturated ? saturated.non200 + saturated.errors : 0)
   if (bad > 0) process.stderr.write(`${v.name} /${path}: ${bad} failed responses; first: ${latency.firstBadResponse ?? saturated?.firstBadResponse ?? "(connection error)"}\n`)
-  return { latency, saturated, bad }
+  return { p50: latency.p50, p99: latency.p99, rps: saturated?.rps ?? Number.NaN, bad }
+}
+
+/** Runs every job ROUNDS times, interleaved (so a burst of load from elsewhere hits all of them), medians. */
+const measureInterleaved = async (jobs: ReadonlyArray<() => Promise<VariantResult>>): Promise<VariantResult[]> => {
+  const rounds: VariantResult[][] = jobs.map(() => [])
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [i, job] of jobs.entries()) rounds[i]!.push(await job())
+  }
+  return rounds.map((rs) => ({
+    p50: median(rs.map((x) => x.p50)),
+    p99: median(rs.map((x) => x.p99)),
+    rps: median(rs.map((x) => x.rps)),
+    bad: rs.reduce((n, x) => n + x.bad, 0),
+  }))
 }
 
 /** The same edge behind @effect/platform's HttpRouter on BunHttpServer (per-request tracing span off). */
@@ -269,26 +294,28 @@ export async function run(): Promise<Measurement[]> {
       ...(target ? { target: target.text, met: target.met } : {}),
       ...(note ? { note } : {}),
     })
-    const bareRun = await measureVariant(variants[0]!, "quote", true)
-    const edgeQuote = await measureVariant(variants[1]!, "quote", true)
-    const edgeSwap = await measureVariant(variants[1]!, "swap", false)
-    const routerQuote = await measureVariant(variants[2]!, "quote", true)
+    const [bareRun, edgeQuote, edgeSwap, routerQuote] = await measureInterleaved([
+      () => measureOnce(variants[0]!, "quote", true),
+      () => measureOnce(variants[1]!, "quote", true),
+      () => measureOnce(variants[1]!, "swap", false),
+      () => measureOnce(variants[2]!, "quote", true),
+    ]) as [VariantResult, VariantResult, VariantResult, VariantResult]
     const failures = (r: { bad: number }) => (r.bad > 0 ? `${r.bad} failed responses` : undefined)
+    const share = (r: VariantResult) => `${Math.round((100 * r.rps) / bareRun.rps)}% of bare Bun.serve`
 
     results.push(
-      row("bare Bun.serve, p50 @16 conns", bareRun.latency.p50, "ms", undefined, "framework ceiling"),
-      row("bare Bun.serve, p99 @16 conns", bareRun.latency.p99, "ms"),
-      row(`bare Bun.serve, throughput @${SATURATION_CONNECTIONS} conns`, bareRun.saturated!.rps, "req/s", undefined, failures(bareRun)),
-      row("/quote p50 @16 conns", edgeQuote.latency.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: edgeQuote.latency.p50 <= QUOTE_P50_MS }, "edge on Bun.serve, synthetic programs"),
-      row("/quote p99 @16 conns", edgeQuote.latency.p99, "ms", { text: `<= ${QUOTE_P99_MS}`, met: edgeQuote.latency.p99 <= QUOTE_P99_MS }),
-      row(`/quote throughput @${SATURATION_CONNECTIONS} conns`, edgeQuote.saturated!.rps, "req/s", { text: `>= ${QUOTE_RPS}`, met: edgeQuote.saturated!.rps >= QUOTE_RPS && edgeQuote.bad === 0 },
-        failures(edgeQuote) ?? `${Math.round((100 * edgeQuote.saturated!.rps) / bareRun.saturated!.rps)}% of bare Bun.serve`),
-      row("/swap p50 @16 conns", edgeSwap.latency.p50, "ms", { text: `<= ${SWAP_P50_MS}`, met: edgeSwap.latency.p50 <= SWAP_P50_MS && edgeSwap.bad === 0 }, failures(edgeSwap)),
-      row("/swap p99 @16 conns", edgeSwap.latency.p99, "ms"),
-      row("HttpRouter variant /quote p50 @16 conns", routerQuote.latency.p50, "ms", undefined, "same edge behind @effect/platform HttpRouter (not served)"),
-      row("HttpRouter variant /quote p99 @16 conns", routerQuote.latency.p99, "ms"),
-      row(`HttpRouter variant /quote throughput @${SATURATION_CONNECTIONS} conns`, routerQuote.saturated!.rps, "req/s", undefined,
-        failures(routerQuote) ?? `${Math.round((100 * routerQuote.saturated!.rps) / bareRun.saturated!.rps)}% of bare Bun.serve`),
+      row("bare Bun.serve, p50 @16 conns", bareRun.p50, "ms", undefined, `framework ceiling; median of ${ROUNDS} interleaved rounds`),
+      row("bare Bun.serve, p99 @16 conns", bareRun.p99, "ms"),
+      row(`bare Bun.serve, throughput @${SATURATION_CONNECTIONS} conns`, bareRun.rps, "req/s", undefined, failures(bareRun)),
+      row("/quote p50 @16 conns", edgeQuote.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: edgeQuote.p50 <= QUOTE_P50_MS }, "edge on Bun.serve, synthetic programs"),
+      row("/quote p99 @16 conns", edgeQuote.p99, "ms", { text: `<= ${QUOTE_P99_MS}`, met: edgeQuote.p99 <= QUOTE_P99_MS }),
+      row(`/quote throughput @${SATURATION_CONNECTIONS} conns`, edgeQuote.rps, "req/s", { text: `>= ${QUOTE_RPS}`, met: edgeQuote.rps >= QUOTE_RPS && edgeQuote.bad === 0 },
+        failures(edgeQuote) ?? share(edgeQuote)),
+      row("/swap p50 @16 conns", edgeSwap.p50, "ms", { text: `<= ${SWAP_P50_MS}`, met: edgeSwap.p50 <= SWAP_P50_MS && edgeSwap.bad === 0 }, failures(edgeSwap)),
+      row("/swap p99 @16 conns", edgeSwap.p99, "ms"),
+      row("HttpRouter variant /quote p50 @16 conns", routerQuote.p50, "ms", undefined, "the same edge behind @effect/platform HttpRouter on BunHttpServer, tracing span off (not served)"),
+      row("HttpRouter variant /quote p99 @16 conns", routerQuote.p99, "ms"),
+      row(`HttpRouter variant /quote throughput @${SATURATION_CONNECTIONS} conns`, routerQuote.rps, "req/s", undefined, failures(routerQuote) ?? share(routerQuote)),
     )
     return results
   } finally {

@@ -144,7 +144,7 @@ export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape,
     )
 
     const byId: Statement<Row, [string]> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys WHERE id = ?")
-    const all: Statement<Row, []> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys ORDER BY created_at, id")
+    const all: Statement<Row, []> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys ORDER BY rowid")
     const insert = db.query<unknown, [string, string, Uint8Array, number, number, number]>(
       "INSERT INTO api_keys (id, name, hash, rpm, concurrency, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
     )

@@ -152,14 +152,14 @@ export const makeEdge = (settings: EdgeSettings) =>
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
             onRight: (req) =>
-              Effect.flatMap(withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
+              Effect.flatMap(withBudget(Effect.annotateLogs(programs.quote(req), "requestId", x.requestId), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
                 encodeQuoteResponse(req, answer, x.requestId)),
           })
         }
         return Either.match(decodeSwapRequest(body, rules), {
           onLeft: Effect.fail,
           onRight: (req) =>
-            Effect.flatMap(withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout), (answer) =>
+            Effect.flatMap(withBudget(Effect.annotateLogs(programs.swap(req), "requestId", x.requestId), settings.swapTimeoutMs, swapTimeout), (answer) =>
               encodeSwapResponse(req, answer, programs.executor, x.requestId)),
         })
       })

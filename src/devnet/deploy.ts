@@ -32,6 +32,8 @@ import { installArcUsdc, USDC_ADDRESS, USDC_SCALE } from "./usdc.ts"
 
 export const INITIAL_PROTOCOL_FEE_BPS = 25
 export const NATIVE_PLACEHOLDER: Address = zeroAddress
+/** SwapRouter's WETH9: an address holding no contract and no pool token */
+const NO_WETH9: Address = "0x000000000000000000000000000000000000dEaD"
 
 export class DeployError extends Error {
   override readonly name = "DeployError"
@@ -86,8 +88,13 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     if (!receipt.contractAddress) throw new DeployError(`${label}: no contract created`)
     return getAddress(receipt.contractAddress)
   }
-  const write = async (label: string, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) =>
-    mined(label, await client.writeContract({ address, abi, functionName, args, account: from, chain: client.chain }))
+  // Estimates run against the pending block; a V3 pool writes an oracle observation only in a new
+  // second, so a mint mined a second later can need more gas than estimated: give it room.
+  const write = async (label: string, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => {
+    const estimate = await client.estimateContractGas({ address, abi, functionName, args, account: from })
+    const gas = estimate + estimate / 4n + 50_000n
+    return mined(label, await client.writeContract({ address, abi, functionName, args, account: from, chain: client.chain, gas }))
+  }
   const read = (address: Address, abi: Abi, functionName: string, args: readonly unknown[] = []) =>
     client.readContract({ address, abi, functionName, args })
 
@@ -157,18 +164,18 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   await write("enable the 0.01% fee tier", v3FactoryAddress, v3Factory.abi, "enableFeeAmount", [100, 1])
   const v3Provider = ownArtifact("V3LiquidityProvider")
   const v3ProviderAddress = await deploy("V3LiquidityProvider", v3Provider)
-  for (const pool of v3Pools) {
-    const label = `pools[${pool.index}]`
-    await write(`${label} createPool`, v3FactoryAddress, v3Factory.abi, "createPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])
-    const address = getAddress((await read(v3FactoryAddress, v3Factory.abi, "getPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])) as Address)
+  const createV3Pool = async (factory: Address, pool: PlannedConcentratedPool, label: string): Promise<ManifestPool> => {
+    await write(`${label} createPool`, factory, v3Factory.abi, "createPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])
+    const address = getAddress((await read(factory, v3Factory.abi, "getPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])) as Address)
     await write(`${label} initialize`, address, v3Pool.abi, "initialize", [pool.sqrtPriceX96])
     await fund(pool.token0, v3ProviderAddress, pool.amount0)
     await fund(pool.token1, v3ProviderAddress, pool.amount1)
     for (const [i, position] of pool.positions.entries()) {
       await write(`${label} positions[${i}]`, v3ProviderAddress, v3Provider.abi, "mint", [address, position.tickLower, position.tickUpper, position.liquidity])
     }
-    poolAt.set(pool.index, { dex: "uniswap-v3", pool: address, tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing })
+    return { dex: "uniswap-v3", pool: address, tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing }
   }
+  for (const pool of v3Pools) poolAt.set(pool.index, await createV3Pool(v3FactoryAddress, pool, `pools[${pool.index}]`))
   const v3Quoter = await deploy("QuoterV2", uniswapArtifact("QuoterV2"), [v3FactoryAddress, USDC_ADDRESS])
 
   // Uniswap V4
@@ -200,6 +207,17 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     v3Factory: v3FactoryAddress,
     poolManager: poolManagerAddress,
   })
+
+  // The devnet aggregator's own liquidity: a second V3 factory that the service's market never
+  // reads, a QuoterV2 over it, and Uniswap's SwapRouter over it, allowlisted on the executor.
+  const aggregatorFactory = await deploy("aggregator UniswapV3Factory", v3Factory)
+  await write("aggregator: enable the 0.01% fee tier", aggregatorFactory, v3Factory.abi, "enableFeeAmount", [100, 1])
+  const aggregatorQuoter = await deploy("aggregator QuoterV2", uniswapArtifact("QuoterV2"), [aggregatorFactory, USDC_ADDRESS])
+  // no pool token is the router's WETH9, so every swap input is pulled from the caller with transferFrom
+  const swapRouter = await deploy("SwapRouter", uniswapArtifact("SwapRouter"), [aggregatorFactory, NO_WETH9])
+  const aggregatorPools: ManifestPool[] = []
+  for (const [i, pool] of plan.aggregatorPools.entries()) aggregatorPools.push(await createV3Pool(aggregatorFactory, pool, `aggregator.pools[${i}]`))
+  await write("allowlist SwapRouter on the executor", executor, ownArtifact("RouteExecutor").abi, "setRouterAllowed", [swapRouter, true])
 
   // the scenario's accounts; USDC is native, so its balance is set at 18 decimals
   for (const balance of plan.balances) {
@@ -238,6 +256,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     priceFeeds,
     multicall3,
     aggregators: [],
+    aggregatorDex: { dex: "uniswap-v3", factory: aggregatorFactory, quoter: aggregatorQuoter, router: swapRouter, pools: aggregatorPools },
     accounts: testAccounts.map((a) => ({ address: a.address, privateKey: a.privateKey })),
   }
 }

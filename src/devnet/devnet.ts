@@ -2,8 +2,9 @@
 import { Context, Data, Effect, Layer, Schema } from "effect"
 import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
-import type { Address } from "viem"
-import { startAnvil, type AnvilNode } from "./anvil.ts"
+import { getAddress, type Address } from "viem"
+import { DEVNET_AGGREGATOR_API_KEY, startDevnetAggregator, type DevnetAggregator } from "./aggregator/index.ts"
+import { ARC_CHAIN_ID, startAnvil, type AnvilNode } from "./anvil.ts"
 import { devnetClient } from "./clients.ts"
 import { deployScenario, plannedTokenAddresses } from "./deploy.ts"
 import { Manifest, writeManifest } from "./manifest.ts"
@@ -24,11 +25,15 @@ export interface DevnetOptions {
   readonly manifestPath?: string
   /** reuse (and fill) the chain-state cache */
   readonly useCache?: boolean
+  /** the local aggregator's port; 0 (the default) picks a free one */
+  readonly aggregatorPort?: number
 }
 
 export interface RunningDevnet {
   readonly manifest: Manifest
   readonly node: AnvilNode
+  /** the local aggregator API (0x v2 shape) over the liquidity only it knows; listed in the manifest's aggregators */
+  readonly aggregator: DevnetAggregator
   /** true when the chain state came from the cache */
   readonly fromCache: boolean
   readonly stop: () => Promise<void>
@@ -60,6 +65,7 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
   const cached = key !== undefined ? readCachedState(key) : undefined
 
   const node = await startAnvil({ port: options.port ?? 8545 })
+  let aggregator: DevnetAggregator | undefined
   try {
     const client = devnetClient(node.rpcUrl)
     let manifest: Manifest
@@ -73,13 +79,37 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
         writeCachedState(key, { state, manifest: Schema.encodeSync(Manifest)(manifest) })
       }
     }
+    aggregator = startAggregator(manifest, node, options.aggregatorPort ?? 0)
+    manifest = { ...manifest, aggregators: [{ name: aggregator.name, kind: aggregator.kind, url: aggregator.url, apiKey: DEVNET_AGGREGATOR_API_KEY }] }
     if (options.manifestPath !== undefined) writeManifest(options.manifestPath, manifest)
-    return { manifest, node, fromCache: cached !== undefined, stop: node.stop }
+    const running = aggregator
+    let stopped: Promise<void> | undefined
+    const stop = () => (stopped ??= running.stop().then(node.stop))
+    return { manifest, node, aggregator: running, fromCache: cached !== undefined, stop }
   } catch (error) {
+    await aggregator?.stop()
     await node.stop()
     if (error instanceof ScenarioError) throw error
     throw new DevnetError({ message: `devnet could not be built: ${error instanceof Error ? error.message : String(error)}` })
   }
+}
+
+/** The aggregator over the manifest's aggregatorDex, started on the running node. */
+const startAggregator = (manifest: Manifest, node: AnvilNode, port: number): DevnetAggregator => {
+  const dex = manifest.aggregatorDex
+  if (dex === undefined) throw new DevnetError({ message: "the deployment has no aggregator liquidity (aggregatorDex)" })
+  const address = (symbol: string): Address => getAddress(manifest.tokens[symbol]!.address)
+  return startDevnetAggregator({
+    rpcUrl: node.rpcUrl,
+    chainId: ARC_CHAIN_ID,
+    quoter: getAddress(dex.quoter),
+    router: getAddress(dex.router),
+    pools: dex.pools.map((p) => ({ address: getAddress(p.pool), tokens: [address(p.tokens[0]), address(p.tokens[1])] as const, fee: p.fee! })),
+    symbols: new Map(Object.entries(manifest.tokens).map(([symbol, t]) => [t.address.toLowerCase(), symbol])),
+    apiKey: DEVNET_AGGREGATOR_API_KEY,
+    host: node.host,
+    port,
+  })
 }
 
 /** The running devnet as a service. */

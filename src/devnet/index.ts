@@ -9,6 +9,17 @@ export { devnetClient, arcDevnet, type DevnetClient } from "./clients.ts"
 export { testAccounts, OWNER_INDEX, FEE_COLLECTOR_INDEX } from "./accounts.ts"
 export { INITIAL_PROTOCOL_FEE_BPS, v4PoolId, type V4PoolKey } from "./deploy.ts"
 export { USDC_ADDRESS, USDC_SCALE, installArcUsdc } from "./usdc.ts"
+export {
+  DEVNET_AGGREGATOR_API_KEY,
+  DEVNET_AGGREGATOR_KIND,
+  DEVNET_AGGREGATOR_NAME,
+  makeAggregatorLiquidity,
+  startDevnetAggregator,
+  type AggregatorLiquidity,
+  type AggregatorMode,
+  type AggregatorPool,
+  type DevnetAggregator,
+} from "./aggregator/index.ts"
 
 /** A few lines for the console once the devnet is ready. */
 export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): string => {
@@ -16,6 +27,7 @@ export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): st
   const lines = [
     `devnet ready: chain ${m.chainId} at ${m.rpcUrl}${devnet.fromCache ? " (state from cache)" : ""}`,
     `  executor ${m.executor}, ${Object.keys(m.tokens).length} tokens, ${m.pools.length} pools`,
+    `  aggregator ${devnet.aggregator.name} (${devnet.aggregator.kind}) at ${devnet.aggregator.url}, ${m.aggregatorDex?.pools.length ?? 0} pools of its own`,
   ]
   if (manifestPath !== undefined) lines.push(`  manifest ${manifestPath}`)
   return lines.join("\n")

@@ -44,6 +44,17 @@ export const Manifest = Schema.Struct({
   aggregators: Schema.Array(
     Schema.Struct({ name: Schema.String, kind: Schema.String, url: Schema.String, apiKey: Schema.optional(Schema.String) }),
   ),
+  /** the liquidity only the devnet aggregator routes through (the service's market never reads it) */
+  aggregatorDex: Schema.optional(
+    Schema.Struct({
+      dex: Schema.Literal("uniswap-v3"),
+      factory: Address,
+      quoter: Address,
+      /** Uniswap's SwapRouter over `factory`, allowlisted on the executor */
+      router: Address,
+      pools: Schema.Array(ManifestPool),
+    }),
+  ),
   accounts: Schema.Array(ManifestAccount),
   api: Schema.optional(Schema.Struct({ baseUrl: Schema.String, apiKey: Schema.String })),
 })

@@ -61,10 +61,19 @@ export const BalanceEntry = Schema.Struct({
   amounts: Schema.Record({ key: Symbol, value: Decimal }),
 })
 
+/**
+ * Liquidity only the devnet's aggregator routes through: Uniswap V3 pools on a
+ * factory of their own, which the service's market never discovers.
+ */
+export const AggregatorEntry = Schema.Struct({
+  pools: Schema.Array(V3PoolEntry),
+})
+
 export const ScenarioFile = Schema.Struct({
   tokens: Schema.Array(TokenEntry),
   priceFeeds: Schema.optional(Schema.Record({ key: Symbol, value: Decimal })),
   pools: Schema.Array(PoolEntry),
+  aggregator: Schema.optional(AggregatorEntry),
   balances: Schema.optional(Schema.Array(BalanceEntry)),
 })
 

@@ -77,6 +77,8 @@ export interface ScenarioPlan {
   /** USD price per whole token, with PRICE_FEED_DECIMALS decimals */
   readonly priceFeeds: ReadonlyArray<{ readonly symbol: string; readonly answer: bigint }>
   readonly pools: readonly PlannedPool[]
+  /** Uniswap V3 pools on the devnet aggregator's own factory (scenario `aggregator.pools`) */
+  readonly aggregatorPools: readonly PlannedConcentratedPool[]
   /** amounts in the token's smallest unit; USDC in its 6-decimal ERC-20 units */
   readonly balances: ReadonlyArray<{ readonly account: number; readonly symbol: string; readonly amount: bigint }>
 }
@@ -132,9 +134,7 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
     return { symbol, answer }
   })
 
-  const seenPools = new Set<string>()
-  const pools = scenario.pools.map((entry, index): PlannedPool => {
-    const where = poolLabel(entry, index)
+  const planPool = (entry: PoolEntry, index: number, where: string, seenPools: Set<string>): PlannedPool => {
     const [a, b] = entry.tokens
     token(a, where)
     token(b, where)
@@ -197,7 +197,15 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
       return planned
     })
     return { ...base, dex: entry.dex, fee: entry.fee, tickSpacing, sqrtPriceX96: sqrtPrice, positions, amount0, amount1 }
-  })
+  }
+
+  const seenPools = new Set<string>()
+  const pools = scenario.pools.map((entry, index) => planPool(entry, index, poolLabel(entry, index), seenPools))
+  // the aggregator's pools live on a factory of their own: the same pair and fee as a public pool is allowed
+  const seenAggregatorPools = new Set<string>()
+  const aggregatorPools = (scenario.aggregator?.pools ?? []).map(
+    (entry, index) => planPool(entry, index, `aggregator.${poolLabel(entry, index)}`, seenAggregatorPools) as PlannedConcentratedPool,
+  )
 
   const balances = (scenario.balances ?? []).flatMap((entry, i) =>
     Object.entries(entry.amounts).map(([symbol, amount]) => ({
@@ -207,7 +215,7 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
     })),
   )
 
-  return { tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, balances }
+  return { tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
 }
 
 /**

@@ -15,6 +15,10 @@ export interface SourceRequest {
   readonly snapshot: MarketSnapshot
   /** gas in native wei → tokenOut units; undefined when no price converts it */
   readonly nativeToTokenOut: (wei: bigint) => bigint | undefined
+  /** the request's slippage: an aggregator may build its own minimum from it (the executor enforces ours) */
+  readonly slippageBps?: number
+  /** who will send the transaction (/swap only): an aggregator's txOrigin */
+  readonly sender?: Address
 }
 
 export interface DisplayHop {
@@ -49,11 +53,32 @@ export interface Source {
   readonly name: string
   /** the best route this source knows, or undefined when it has none */
   readonly quote: (request: SourceRequest) => Effect.Effect<SourceRoute | undefined, SourceError>
+  /**
+   * Told when a route of this source failed the sender's simulation (or delivered less than it
+   * quoted) while another source's route passed: counted against the source like a failed call.
+   */
+  readonly rejected?: (detail: string) => Effect.Effect<void>
 }
 
 /** Every configured source, the own router first. */
 export class Sources extends Context.Tag("sources/Sources")<Sources, readonly Source[]>() {}
 
-/** The better of two routes: more output after gas, then more gross output. */
+/** The better of two routes: more output after gas, then more gross output; `a` on a tie. */
 export const betterRoute = (a: SourceRoute, b: SourceRoute): SourceRoute =>
   b.netAmountOut > a.netAmountOut || (b.netAmountOut === a.netAmountOut && b.amountOut > a.amountOut) ? b : a
+
+/** Routes best first, as betterRoute ranks them; equal routes keep their order (the own router first). */
+export const rankRoutes = (routes: readonly SourceRoute[]): SourceRoute[] =>
+  routes
+    .map((route, i) => ({ route, i }))
+    .sort((x, y) => {
+      const a = x.route
+      const b = y.route
+      if (a.netAmountOut !== b.netAmountOut) return a.netAmountOut > b.netAmountOut ? -1 : 1
+      if (a.amountOut !== b.amountOut) return a.amountOut > b.amountOut ? -1 : 1
+      return x.i - y.i
+    })
+    .map((r) => r.route)
+
+/** Whether a route runs through an external router (third-party calldata) anywhere. */
+export const isExternalRoute = (route: SourceRoute): boolean => route.route.some((split) => split.hops.some((hop) => hop.kind === "external"))

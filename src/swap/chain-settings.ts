@@ -3,15 +3,12 @@
 // environment, and from a devnet manifest for what the environment does not set.
 import { Either } from "effect"
 import { getAddress, isAddress, type Address } from "viem"
+import { DEFAULTS } from "../config.ts"
 import type { Manifest } from "../devnet/manifest.ts"
 import type { PriceFeedConfig } from "../pricing/index.ts"
+import { AGGREGATOR_DEFAULTS, checkAggregatorConfig, type AggregatorConfig } from "../sources/index.ts"
 
-export interface AggregatorConfig {
-  readonly name: string
-  readonly kind: string
-  readonly url: string
-  readonly apiKey?: string
-}
+export type { AggregatorConfig }
 
 export interface ChainSettings {
   readonly rpcUrls: readonly string[]
@@ -96,13 +93,37 @@ export const chainSettings = (env: Env, manifest?: Manifest): Either.Either<Chai
         if (typeof a?.name !== "string" || typeof a?.kind !== "string" || typeof a?.url !== "string") {
           throw new Error(`entry ${i} needs name, kind and url strings`)
         }
-        return { name: a.name, kind: a.kind, url: a.url, ...(typeof a.apiKey === "string" ? { apiKey: a.apiKey } : {}) }
+        const optional = (field: "apiKey" | "timeoutMs" | "failureThreshold" | "cooldownMs", type: "string" | "number") => {
+          if (a[field] === undefined) return {}
+          if (typeof a[field] !== type) throw new Error(`entry ${i}: ${field} must be a ${type}`)
+          return { [field]: a[field] }
+        }
+        return {
+          name: a.name,
+          kind: a.kind,
+          url: a.url,
+          ...optional("apiKey", "string"),
+          ...optional("timeoutMs", "number"),
+          ...optional("failureThreshold", "number"),
+          ...optional("cooldownMs", "number"),
+        }
       })
     } catch (e) {
-      problems.push(`AGGREGATORS must be a JSON array of { name, kind, url, apiKey? } (${(e as Error).message})`)
+      problems.push(`AGGREGATORS must be a JSON array of { name, kind, url, apiKey?, timeoutMs?, failureThreshold?, cooldownMs? } (${(e as Error).message})`)
     }
   } else if (manifest !== undefined) {
     aggregators = manifest.aggregators.map((a) => ({ ...a }))
+  }
+  // a source's time budget sits inside the request's: /quote never waits on an aggregator to its own end
+  const quoteBudgetText = env.QUOTE_TIMEOUT_MS?.trim()
+  const quoteBudgetMs = quoteBudgetText && /^\d+$/.test(quoteBudgetText) ? Number(quoteBudgetText) : DEFAULTS.quoteTimeoutMs
+  const names = new Set<string>()
+  for (const aggregator of aggregators) {
+    Either.match(checkAggregatorConfig(aggregator), { onLeft: (message) => problems.push(`AGGREGATORS: ${message}`), onRight: () => undefined })
+    if (names.has(aggregator.name)) problems.push(`AGGREGATORS: the name ${aggregator.name} is used twice`)
+    names.add(aggregator.name)
+    const timeoutMs = aggregator.timeoutMs ?? AGGREGATOR_DEFAULTS.timeoutMs
+    if (timeoutMs >= quoteBudgetMs) problems.push(`AGGREGATORS: ${aggregator.name}'s timeoutMs ${timeoutMs} must be below the quote budget of ${quoteBudgetMs} ms`)
   }
 
   const fromText = env.MARKET_FROM_BLOCK?.trim() || "0"

@@ -8,7 +8,7 @@ import { Rpc } from "../chain/rpc.ts"
 import { Simulator } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
 import { ReferencePrices } from "../pricing/index.ts"
-import { routerSource, Sources } from "../sources/index.ts"
+import { externalSources, makeRouterAllowlist, routerSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "./chain-settings.ts"
 import { quoteProgram } from "./quote.ts"
@@ -30,7 +30,18 @@ export const chainServices = (settings: ChainSettings) => {
     fromBlock: settings.fromBlock,
     pollInterval: MARKET_POLL_INTERVAL,
   })
-  const sources = Layer.succeed(Sources, [routerSource()])
+  // the own router first, then every configured aggregator (each with its own breaker and budget)
+  const sources = Layer.effect(
+    Sources,
+    Effect.map(Rpc, (rpc) => [
+      routerSource(),
+      ...externalSources(settings.aggregators, {
+        chainId: settings.chainId,
+        executor: settings.executor,
+        isRouterAllowed: makeRouterAllowlist(rpc, settings.executor),
+      }),
+    ]),
+  )
   return Layer.mergeAll(
     ExecutorState.layer(settings.executor),
     ReferencePrices.layer(settings.priceFeeds),

@@ -8,7 +8,7 @@ import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import { MarketState } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
-import { betterRoute, Sources, type SourceRoute } from "../sources/index.ts"
+import { countSource, rankRoutes, Sources, type SourceRoute } from "../sources/index.ts"
 import { Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
 
 /** What /swap needs besides the response: the route to encode and the fee rate it was priced at. */
@@ -18,6 +18,17 @@ export interface PricedQuote {
   readonly tokenIn: NormalizedToken
   readonly tokenOut: NormalizedToken
   readonly settings: ExecutorSettings
+}
+
+/** Every source's answer to one request, best first, and the response each would give. */
+export interface PricedCandidates {
+  /** best after gas first (never empty); equal routes keep the sources' order, the own router first */
+  readonly candidates: readonly SourceRoute[]
+  readonly tokenIn: NormalizedToken
+  readonly tokenOut: NormalizedToken
+  readonly settings: ExecutorSettings
+  /** the quote response with this candidate's route */
+  readonly respond: (route: SourceRoute) => QuoteResponse
 }
 
 /** A market older than this (no successful refresh) is not quoted on. */
@@ -45,7 +56,15 @@ const requireRoutable = (tokens: Tokens["Type"], field: "tokenIn" | "tokenOut", 
     ),
   )
 
-export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+/**
+ * Prices a request with every source at once (the own router and each external aggregator,
+ * each under its own time budget); a source that fails, times out or is skipped by its circuit
+ * breaker is left out. `sender` is passed to the aggregators on /swap.
+ */
+export const priceCandidates = (
+  request: QuoteRequest,
+  options: { readonly sender?: Address } = {},
+): Effect.Effect<PricedCandidates, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
   Effect.gen(function* () {
     const tokens = yield* Tokens
     const market = yield* MarketState
@@ -91,51 +110,77 @@ export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, Qu
         ? wei / 10n ** 12n
         : nativeToToken({ wei, nativePrice: priceOf(USDC_ERC20_ADDRESS), decimalsOut: erc20DecimalsOut, priceOut: priceOf(tokenOut.erc20Address) })
 
-    const sourceRequest = { tokenIn: tokenIn.erc20Address, tokenOut: tokenOut.erc20Address, amountIn: poolAmountIn, snapshot, nativeToTokenOut }
+    const sourceRequest = {
+      tokenIn: tokenIn.erc20Address,
+      tokenOut: tokenOut.erc20Address,
+      amountIn: poolAmountIn,
+      snapshot,
+      nativeToTokenOut,
+      slippageBps: request.slippageBps,
+      ...(options.sender !== undefined ? { sender: options.sender } : {}),
+    }
     const answers = yield* Effect.all(
       sources.map((source) =>
         source.quote(sourceRequest).pipe(
-          Effect.catchAll((e) => Effect.as(Effect.logWarning(`source ${e.source} failed: ${e.message}`), undefined)),
+          Effect.catchAll((e) =>
+            Effect.as(
+              e.reason === "circuit-open"
+                ? Effect.logDebug(`source ${e.source} skipped: ${e.message}`)
+                : Effect.logWarning(`source ${e.source} left out (${e.reason}): ${e.message}`),
+              undefined,
+            ),
+          ),
         ),
       ),
       { concurrency: "unbounded" },
     )
-    const candidates = answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
+    const candidates = rankRoutes(answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
     if (candidates.length === 0) return yield* new NoRoute({})
-    const best = candidates.reduce(betterRoute)
-
-    // native output is paid in wei: the route's ERC-20 output × 10^12
-    const grossAmountOut = best.amountOut * tokenOut.scale
-    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
-    const response: QuoteResponse = {
-      chainId: request.chainId,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountIn: request.amountIn,
-      amountOut: fees.amountOut,
-      minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
-      slippageBps: request.slippageBps,
-      grossAmountOut,
-      fees: {
-        token: request.tokenOut,
-        protocolBps: settings.protocolFeeBps,
-        protocolAmount: fees.protocolAmount,
-        partnerBps: request.feeBps,
-        partnerAmount: fees.partnerAmount,
-        partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
-      },
-      priceImpactBps: priceImpactBps({
+    const respond = (best: SourceRoute): QuoteResponse => {
+      // native output is paid in wei: the route's ERC-20 output × 10^12
+      const grossAmountOut = best.amountOut * tokenOut.scale
+      const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
+      return {
+        chainId: request.chainId,
+        tokenIn: request.tokenIn,
+        tokenOut: request.tokenOut,
         amountIn: request.amountIn,
-        decimalsIn: tokenIn.decimals,
-        priceIn: priceOf(tokenIn.erc20Address),
+        amountOut: fees.amountOut,
+        minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+        slippageBps: request.slippageBps,
         grossAmountOut,
-        decimalsOut: tokenOut.decimals,
-        priceOut: priceOf(tokenOut.erc20Address),
-      }),
-      gasEstimate: best.gasEstimate,
-      route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })) })),
+        fees: {
+          token: request.tokenOut,
+          protocolBps: settings.protocolFeeBps,
+          protocolAmount: fees.protocolAmount,
+          partnerBps: request.feeBps,
+          partnerAmount: fees.partnerAmount,
+          partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
+        },
+        priceImpactBps: priceImpactBps({
+          amountIn: request.amountIn,
+          decimalsIn: tokenIn.decimals,
+          priceIn: priceOf(tokenIn.erc20Address),
+          grossAmountOut,
+          decimalsOut: tokenOut.decimals,
+          priceOut: priceOf(tokenOut.erc20Address),
+        }),
+        gasEstimate: best.gasEstimate,
+        route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })) })),
+      }
     }
-    return { response, best, tokenIn, tokenOut, settings }
+    return { candidates, tokenIn, tokenOut, settings, respond }
   })
 
-export const quoteProgram = (request: QuoteRequest) => Effect.map(priceQuote(request), (p) => p.response)
+/** The best route's quote. */
+export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+  Effect.map(priceCandidates(request), (priced) => {
+    const best = priced.candidates[0]!
+    return { response: priced.respond(best), best, tokenIn: priced.tokenIn, tokenOut: priced.tokenOut, settings: priced.settings }
+  })
+
+export const quoteProgram = (request: QuoteRequest) =>
+  priceQuote(request).pipe(
+    Effect.tap((priced) => countSource("wins", priced.best.source)),
+    Effect.map((priced) => priced.response),
+  )

@@ -33,8 +33,9 @@ describe("per-key rate: 429 RATE_LIMITED", () => {
     expectError(limited, 429, "RATE_LIMITED", "over this API key's limit of 3 requests a minute")
     expect(limited.headers.get("x-ratelimit-limit")).toBe("3")
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0")
-    // one request comes back every 20 s at 3 a minute; the first three took well under a second
-    expect(["19", "20"]).toContain(limited.headers.get("retry-after")!)
+    // one request comes back every 20 s at 3 a minute (less the time the first three took;
+    // exact values are checked on a test clock in test/access/limits.test.ts)
+    expect(Number(limited.headers.get("retry-after"))).toBeWithin(15, 21)
     // another key is not affected
     const other = await api.newKey({ rpm: 3 })
     expect((await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": other.key })).status).toBe(200)
@@ -94,13 +95,19 @@ describe("per-key in flight: 429 CONCURRENCY_LIMITED", () => {
     await Bun.sleep(100)
     controller.abort()
     expect(await gone).toBe("aborted")
-    // the program is interrupted and the slot freed: the next call reaches the program (and times out there, not at the limit)
-    await Bun.sleep(100)
-    const next = await Promise.race([
-      post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key }).then((a) => a.status),
-      Bun.sleep(500).then(() => "still waiting"),
-    ])
-    expect(next).toBe("still waiting")
+    // the program is interrupted and the slot freed: the next call reaches the program
+    // (and waits there) instead of being refused at the limit
+    const deadline = Date.now() + 5000
+    let outcome: number | string = "not tried"
+    while (Date.now() < deadline) {
+      outcome = await Promise.race([
+        post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key }).then((a) => a.status),
+        Bun.sleep(300).then(() => "reached the program"),
+      ])
+      if (outcome !== 429) break
+      await Bun.sleep(50)
+    }
+    expect(outcome).toBe("reached the program")
   })
 })
 
@@ -113,7 +120,7 @@ describe("bad keys per IP: 429 RATE_LIMITED", () => {
     expectError(await post(api, "/api/v1/quote", quoteBody(), { authorization: "Bearer wrong" }), 401, "UNAUTHORIZED")
     const limited = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": "wrong" })
     expectError(limited, 429, "RATE_LIMITED", "too many requests with a missing or bad API key from this address")
-    expect(["19", "20"]).toContain(limited.headers.get("retry-after")!)
+    expect(Number(limited.headers.get("retry-after"))).toBeWithin(15, 21)
     expect(limited.headers.get("x-ratelimit-limit")).toBeNull()
     expect((await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })).status).toBe(200)
   })

@@ -1,0 +1,185 @@
+// What every external aggregator source shares: its settings, the checks on
+// every answer, the time budget, the circuit breaker and the metrics around
+// each call, and the step from an aggregator's answer to an executor route
+// (one split, one external hop: the executor approves the router for exactly
+// the input, calls it with the aggregator's calldata, and measures its own
+// balance change of the output).
+import { Data, Duration, Effect } from "effect"
+import { getAddress, isAddress, type Address, type Hex } from "viem"
+import { GAS } from "../routing/gas.ts"
+import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
+import { countSource } from "./metrics.ts"
+import { SourceError, type Source, type SourceRequest, type SourceRoute } from "./source.ts"
+
+/** The API shapes a source can speak (AGGREGATORS `kind`). */
+export const AGGREGATOR_KINDS = ["0x-v2", "kyberswap"] as const
+export type AggregatorKind = (typeof AGGREGATOR_KINDS)[number]
+
+/** One external aggregator as a deployment configures it (an AGGREGATORS entry). */
+export interface AggregatorConfig {
+  readonly name: string
+  readonly kind: string
+  /** base URL: 0x `https://api.0x.org`; KyberSwap with its chain, `https://aggregator-api.kyberswap.com/<chain>` */
+  readonly url: string
+  /** 0x: the 0x-api-key header; KyberSwap: the x-client-id header */
+  readonly apiKey?: string
+  /** time budget of one quote, all calls and checks included (default 1500) */
+  readonly timeoutMs?: number
+  /** consecutive failures that open the circuit breaker (default 5) */
+  readonly failureThreshold?: number
+  /** how long an open circuit skips the source before a probe (default 30000) */
+  readonly cooldownMs?: number
+}
+
+export const AGGREGATOR_DEFAULTS = { timeoutMs: 1_500, failureThreshold: 5, cooldownMs: 30_000 } as const
+
+/** What a source needs from the service: whose route it is and what the executor allows. */
+export interface ExternalContext {
+  readonly chainId: number
+  /** the route executor: the aggregator's taker and recipient */
+  readonly executor: Address
+  /** whether the executor's owner has allowlisted a router (the executor refuses any other) */
+  readonly isRouterAllowed: (router: Address) => Effect.Effect<boolean, RouterCheckFailed>
+}
+
+/** The allowlist could not be read. */
+export class RouterCheckFailed extends Data.TaggedError("RouterCheckFailed")<{ readonly message: string }> {}
+
+/** Fails unless the executor allowlists `router` (a router the executor would refuse is an invalid answer). */
+export const requireAllowedRouter = (source: string, context: ExternalContext, router: Address): Effect.Effect<void, SourceError> =>
+  context.isRouterAllowed(router).pipe(
+    Effect.mapError((e) => new SourceError({ source, reason: "unavailable", message: `the router allowlist could not be read: ${e.message}` })),
+    Effect.flatMap((allowed) => (allowed ? Effect.void : Effect.fail(invalidAnswer(source, `router ${router} is not on the executor's allowlist`)))),
+  )
+
+/** An aggregator's answer, checked: what to call, and what it says the call delivers. */
+export interface ExternalAnswer {
+  readonly amountOut: bigint
+  readonly router: Address
+  readonly data: Hex
+  /** the aggregator's gas estimate for its own transaction from the taker (intrinsic gas included) */
+  readonly gas: bigint | undefined
+}
+
+/**
+ * The executor's own work around an external hop: pulling the input to itself, the exact
+ * approval and its reset, the balance reads before and after, and the call.
+ */
+export const EXTERNAL_HOP_OVERHEAD_GAS = 45_000
+/** An aggregator that gives no gas figure is assumed to need this much for its transaction. */
+export const DEFAULT_AGGREGATOR_GAS = 250_000n
+const INTRINSIC_GAS = 21_000n
+const MAX_CALLDATA_BYTES = 0xff_ffff
+const MAX_UINT256 = (1n << 256n) - 1n
+
+/** The gas of an external route through the executor, given the aggregator's own estimate. */
+export const externalRouteGas = (aggregatorGas: bigint | undefined): bigint => {
+  const own = (aggregatorGas ?? DEFAULT_AGGREGATOR_GAS) - INTRINSIC_GAS
+  return BigInt(GAS.base + GAS.perSplit + EXTERNAL_HOP_OVERHEAD_GAS) + (own > 0n ? own : 0n)
+}
+
+// --- checks on answers --------------------------------------------------------
+
+export const invalidAnswer = (source: string, message: string) => new SourceError({ source, reason: "invalid-answer", message })
+
+/** A whole-number string (amounts are never JSON numbers: they lose precision) within uint256. */
+export const parseAmount = (source: string, value: unknown, field: string): Effect.Effect<bigint, SourceError> =>
+  typeof value === "string" && /^\d{1,78}$/.test(value) && BigInt(value) <= MAX_UINT256
+    ? Effect.succeed(BigInt(value))
+    : Effect.fail(invalidAnswer(source, `${field} is not a whole-number string: ${JSON.stringify(value)?.slice(0, 80)}`))
+
+export const parseOptionalAmount = (source: string, value: unknown, field: string): Effect.Effect<bigint | undefined, SourceError> =>
+  value === undefined || value === null ? Effect.succeed(undefined) : parseAmount(source, value, field)
+
+export const parseAddress = (source: string, value: unknown, field: string): Effect.Effect<Address, SourceError> =>
+  typeof value === "string" && isAddress(value, { strict: false })
+    ? Effect.succeed(getAddress(value))
+    : Effect.fail(invalidAnswer(source, `${field} is not an address: ${JSON.stringify(value)?.slice(0, 80)}`))
+
+export const parseCalldata = (source: string, value: unknown, field: string): Effect.Effect<Hex, SourceError> =>
+  typeof value === "string" && /^0x([0-9a-fA-F]{2}){4,}$/.test(value) && (value.length - 2) / 2 <= MAX_CALLDATA_BYTES
+    ? Effect.succeed(value.toLowerCase() as Hex)
+    : Effect.fail(invalidAnswer(source, `${field} is not calldata (hex bytes with a selector, at most ${MAX_CALLDATA_BYTES} bytes)`))
+
+export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
+
+export const expectSame = (source: string, field: string, got: string, want: string): Effect.Effect<void, SourceError> =>
+  sameAddress(got, want) ? Effect.void : Effect.fail(invalidAnswer(source, `${field} ${got} is not the requested ${want}`))
+
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
+
+// --- the source ---------------------------------------------------------------
+
+export interface ExternalSource extends Source {
+  readonly config: AggregatorConfig
+  readonly breaker: CircuitBreaker
+}
+
+/**
+ * A Source over an aggregator client: `fetchAnswer` talks to the API and checks its answer's
+ * shape; this adds the router allowlist and token checks, the time budget, the circuit breaker,
+ * the metrics, and turns any defect into a SourceError (an aggregator never crashes a request).
+ */
+export const externalSource = (
+  config: AggregatorConfig,
+  context: ExternalContext,
+  fetchAnswer: (request: SourceRequest) => Effect.Effect<ExternalAnswer | undefined, SourceError>,
+): ExternalSource => {
+  const name = config.name
+  const timeoutMs = config.timeoutMs ?? AGGREGATOR_DEFAULTS.timeoutMs
+  const breaker = makeCircuitBreaker({
+    failureThreshold: config.failureThreshold ?? AGGREGATOR_DEFAULTS.failureThreshold,
+    cooldownMs: config.cooldownMs ?? AGGREGATOR_DEFAULTS.cooldownMs,
+  })
+
+  const toRoute = (request: SourceRequest, answer: ExternalAnswer) =>
+    Effect.gen(function* () {
+      if (answer.amountOut === 0n) return undefined
+      if (sameAddress(answer.router, request.tokenIn) || sameAddress(answer.router, request.tokenOut) || sameAddress(answer.router, context.executor)) {
+        return yield* invalidAnswer(name, `router ${answer.router} is a token of the trade or the executor`)
+      }
+      yield* requireAllowedRouter(name, context, answer.router)
+      const gasEstimate = externalRouteGas(answer.gas)
+      const gasCost = request.nativeToTokenOut(gasEstimate * request.snapshot.gasPriceWei)
+      const tokenIn = getAddress(request.tokenIn)
+      const tokenOut = getAddress(request.tokenOut)
+      const route: SourceRoute = {
+        source: name,
+        amountOut: answer.amountOut,
+        gasEstimate,
+        netAmountOut: gasCost === undefined ? answer.amountOut : answer.amountOut - gasCost,
+        route: [{ shareBps: 10_000, hops: [{ kind: "external", tokenIn, tokenOut, router: answer.router, data: answer.data }] }],
+        display: [{ shareBps: 10_000, hops: [{ dex: name, pool: null, tokenIn, tokenOut }] }],
+      }
+      return route
+    })
+
+  const quote = (request: SourceRequest): Effect.Effect<SourceRoute | undefined, SourceError> =>
+    breaker
+      .protect(
+        fetchAnswer(request).pipe(
+          Effect.flatMap((answer) => (answer === undefined ? Effect.succeed(undefined) : toRoute(request, answer))),
+          Effect.catchAllDefect((defect) => Effect.fail(invalidAnswer(name, `answer could not be handled: ${String(defect)}`))),
+          Effect.timeoutFail({
+            duration: Duration.millis(timeoutMs),
+            onTimeout: () => new SourceError({ source: name, reason: "timeout", message: `no answer within ${timeoutMs} ms` }),
+          }),
+        ),
+        () => new SourceError({ source: name, reason: "circuit-open", message: "circuit open after repeated failures: skipped" }),
+      )
+      .pipe(
+        Effect.tapError((e) =>
+          countSource(e.reason === "timeout" ? "timeouts" : e.reason === "circuit-open" ? "circuitOpen" : "errors", name),
+        ),
+        Effect.withSpan(`Source.quote ${name}`),
+      )
+
+  return {
+    name,
+    config,
+    breaker,
+    quote: (request) => Effect.zipRight(countSource("requests", name), quote(request)),
+    rejected: (detail) =>
+      Effect.all([countSource("rejected", name), breaker.recordFailure, Effect.logWarning(`source ${name}: route rejected (${detail})`)], { discard: true }),
+  }
+}
