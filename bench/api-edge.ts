@@ -154,7 +154,7 @@ if (import.meta.main && process.argv[2] === "--load") {
 // ---------------------------------------------------------------- driver (bench process)
 const taskset = Bun.which("taskset")
 
-const load = async (spec: LoadSpec): Promise<LoadResult & { rps: number }> => {
+export const load = async (spec: LoadSpec): Promise<LoadResult & { rps: number }> => {
   const command = [process.execPath, import.meta.path, "--load", JSON.stringify(spec)]
   const child = Bun.spawn(taskset ? [taskset, "-c", "1", ...command] : command, { stdout: "pipe", stderr: "inherit" })
   const limit = setTimeout(() => child.kill("SIGKILL"), spec.warmupMs + spec.durationMs + 15_000)
@@ -165,7 +165,7 @@ const load = async (spec: LoadSpec): Promise<LoadResult & { rps: number }> => {
   return { ...result, rps: result.elapsedMs > 0 ? (result.completed * 1000) / result.elapsedMs : 0 }
 }
 
-const rawPost = (path: string, body: string, headers: Record<string, string>) =>
+export const rawPost = (path: string, body: string, headers: Record<string, string>) =>
   [
     `POST ${path} HTTP/1.1`,
     "Host: 127.0.0.1",

@@ -14,6 +14,7 @@ const subjects: Subject[] = [
   { name: "routing", run: async () => (await import("./routing.ts")).run() },
   { name: "executor-gas", run: async () => (await import("./executor-gas.ts")).run() },
   { name: "api-edge", run: async () => (await import("./api-edge.ts")).run() },
+  { name: "api", run: async () => (await import("./api.ts")).run() },
 ]
 
 const only = process.argv.slice(2)

@@ -12,7 +12,7 @@ describe("AppConfig", () => {
     expect(config).toEqual({
       host: "127.0.0.1",
       port: 8080,
-      keyStore: { database: { kind: "sqlite", path: resolve(".data/keys.sqlite") }, keyHashSecret: Option.none() },
+      keyStore: { database: { kind: "sqlite", path: resolve(".data/keys.sqlite") }, keyHashSecret: Option.none(), timeoutMs: 2000 },
       apiDisabled: false,
       quoteTimeoutMs: 5000,
       swapTimeoutMs: 10000,
@@ -20,6 +20,10 @@ describe("AppConfig", () => {
       badKeyLimitPerMinute: 20,
       shutdownTimeoutMs: 10000,
       logLevel: LogLevel.Info,
+      logFormat: "json",
+      sharedLimits: Option.none(),
+      admin: Option.none(),
+      marketStaleAfterMs: 10000,
     })
   })
 
@@ -36,6 +40,16 @@ describe("AppConfig", () => {
       BAD_KEY_LIMIT_PER_MINUTE: "5",
       SHUTDOWN_TIMEOUT_MS: "0",
       LOG_LEVEL: "warn",
+      DATABASE_TIMEOUT_MS: "1500",
+      LOG_FORMAT: "text",
+      REDIS_URL: "redis://:pw@cache.internal:6380/2",
+      REDIS_PREFIX: "swap-eu:",
+      REDIS_TIMEOUT_MS: "100",
+      INFLIGHT_LEASE_MS: "5000",
+      LIMITS_ON_REDIS_FAILURE: "closed",
+      ADMIN_PORT: "9090",
+      ADMIN_HOST: "0.0.0.0",
+      MARKET_STALE_AFTER_MS: "3000",
     }))
     expect(config.host).toBe("0.0.0.0")
     expect(config.port).toBe(0)
@@ -44,8 +58,16 @@ describe("AppConfig", () => {
     expect(config.apiDisabled).toBe(true)
     expect([config.quoteTimeoutMs, config.swapTimeoutMs, config.maxInFlight, config.badKeyLimitPerMinute, config.shutdownTimeoutMs]).toEqual([2500, 7000, 64, 5, 0])
     expect(config.logLevel).toBe(LogLevel.Warning)
-    // the secret never prints
+    expect(config.keyStore.timeoutMs).toBe(1500)
+    expect(config.logFormat).toBe("text")
+    const shared = Option.getOrThrow(config.sharedLimits)
+    expect(Redacted.value(shared.url)).toBe("redis://:pw@cache.internal:6380/2")
+    expect({ ...shared, url: undefined }).toEqual({ url: undefined, prefix: "swap-eu:", timeoutMs: 100, leaseMs: 5000, onFailure: "closed" })
+    expect(config.admin).toEqual(Option.some({ host: "0.0.0.0", port: 9090 }))
+    expect(config.marketStaleAfterMs).toBe(3000)
+    // the secrets never print
     expect(String(Option.getOrThrow(config.keyStore.keyHashSecret))).not.toContain("kkkk")
+    expect(String(shared.url)).not.toContain("pw@")
   })
 
   test("bad values: one line each, naming the variable", async () => {
@@ -56,9 +78,29 @@ describe("AppConfig", () => {
     expect(lines).toContain('PORT: must be an integer from 0 to 65535, got "65536"')
     expect(lines).toContain('API_DISABLED: must be true or false, got "maybe"')
     expect(lines).toContain('QUOTE_TIMEOUT_MS: must be an integer from 1 to 600000, got "0"')
-    expect(lines).toContain('DATABASE_URL: unsupported scheme in "mysql://db": use a file path or sqlite: URL')
+    expect(lines).toContain('DATABASE_URL: unsupported scheme in "mysql://db": use a file path, a sqlite: URL or a postgres:// URL')
     expect(lines).toContain("KEY_HASH_SECRET: must be at least 32 characters, got 5")
     expect(lines.some((l) => l.startsWith("LOG_LEVEL: "))).toBe(true)
+  })
+
+  test("shared limits, admin listener, log format: bad values named", async () => {
+    const result = await load({ REDIS_URL: "http://cache", INFLIGHT_LEASE_MS: "50", LIMITS_ON_REDIS_FAILURE: "maybe", ADMIN_PORT: "x", LOG_FORMAT: "xml" })
+    const lines = Either.isLeft(result) ? result.left.message.split("\n") : []
+    expect(lines).toContain('REDIS_URL: must be a redis:// or rediss:// URL, got scheme "http:"')
+    expect(lines).toContain('INFLIGHT_LEASE_MS: must be an integer from 100 to 3600000, got "50"')
+    expect(lines).toContain('ADMIN_PORT: must be an integer from 0 to 65535, got "x"')
+    expect(lines.some((l) => l.startsWith("LIMITS_ON_REDIS_FAILURE: "))).toBe(true)
+    expect(lines.some((l) => l.startsWith("LOG_FORMAT: "))).toBe(true)
+  })
+
+  test("a postgres:// key store needs KEY_HASH_SECRET (instances and bun run keys must share it)", async () => {
+    const without = await load({ DATABASE_URL: "postgres://app@db.internal:5432/keys" })
+    expect(Either.isLeft(without) ? without.left.message.split("\n") : []).toEqual([
+      "invalid configuration:",
+      "KEY_HASH_SECRET: required with a postgres:// DATABASE_URL: every instance and bun run keys must use the same secret",
+    ])
+    const config = Either.getOrThrow(await load({ DATABASE_URL: "postgres://app@db.internal:5432/keys", KEY_HASH_SECRET: "s".repeat(40) }))
+    expect(config.keyStore.database.kind).toBe("postgres")
   })
 
   test("DATABASE_URL forms", () => {
@@ -68,12 +110,16 @@ describe("AppConfig", () => {
     expect(parseDatabaseUrl("sqlite:///abs/k.db", "/srv")).toEqual(Either.right({ kind: "sqlite", path: "/abs/k.db" }))
     expect(parseDatabaseUrl(":memory:")).toEqual(Either.right({ kind: "memory" }))
     expect(parseDatabaseUrl("sqlite::memory:")).toEqual(Either.right({ kind: "memory" }))
-    expect(parseDatabaseUrl("postgres://u@h/db")).toEqual(Either.left("a postgres:// key store is not part of this build; use a file path or sqlite: URL"))
+    for (const url of ["postgres://u@h/db", "postgresql://u:p@h:5433/db?options=-c%20search_path%3Dkeys"]) {
+      const parsed = Either.getOrThrow(parseDatabaseUrl(url))
+      expect(parsed.kind === "postgres" && Redacted.value(parsed.url)).toBe(url)
+    }
+    expect(parseDatabaseUrl("postgres://")).toEqual(Either.left("a postgres:// URL must name a host"))
     expect(parseDatabaseUrl("")).toEqual(Either.left("must not be empty"))
   })
 
   test("the key store settings alone (for bun run keys)", async () => {
     const config = await Effect.runPromise(loadKeyStoreConfig({ DATABASE_URL: ":memory:", PORT: "not read here" }))
-    expect(config).toEqual({ database: { kind: "memory" }, keyHashSecret: Option.none() })
+    expect(config).toEqual({ database: { kind: "memory" }, keyHashSecret: Option.none(), timeoutMs: 2000 })
   })
 })

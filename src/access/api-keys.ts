@@ -1,7 +1,8 @@
-// ApiKeys: the key store over SQLite (bun:sqlite). Keys are stored only as an
+// ApiKeys: the key store, over SQLite (bun:sqlite, embedded) or Postgres (shared
+// by many instances, see pg-key-store.ts). Keys are stored only as an
 // HMAC-SHA256 under a secret kept apart from the database, and compared in
 // constant time. Every check reads the database, so a key created or revoked by
-// another process (`bun run keys`) counts on its next request.
+// another process (`bun run keys`, another instance) counts on its next request.
 import { Database, type Statement } from "bun:sqlite"
 import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { timingSafeEqual } from "node:crypto"
@@ -10,6 +11,10 @@ import { dirname } from "node:path"
 import type { KeyStoreConfig } from "../config.ts"
 import { ephemeralSecret, readOrCreateSecretFile, secretFileFor } from "./hash-secret.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
+import { KeyStoreError, SECRET_CHECK, secretCheck, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"
+import { postgresRows } from "./pg-key-store.ts"
+
+export { KeyStoreError, type KeyRow, type KeyRows }
 
 /** Requests per minute for a key created without --rpm (the spec's default). */
 export const DEFAULT_RPM = 60
@@ -33,8 +38,6 @@ export interface NewKeyInput {
   readonly concurrency?: number
 }
 
-/** The database cannot be opened or read, or its secret does not match. */
-export class KeyStoreError extends Data.TaggedError("KeyStoreError")<{ readonly message: string }> {}
 /** A create/revoke argument that cannot be stored. */
 export class KeyInputError extends Data.TaggedError("KeyInputError")<{ readonly message: string }> {}
 export class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly id: string }> {
@@ -46,6 +49,8 @@ export class KeyNotFound extends Data.TaggedError("KeyNotFound")<{ readonly id: 
 export class KeyRejected extends Data.TaggedError("KeyRejected")<{ readonly reason: "wrong" | "revoked" }> {}
 
 export interface ApiKeysShape {
+  /** where the keys live */
+  readonly kind: "sqlite" | "memory" | "postgres"
   /** Issues a key; the returned `key` is the only time it exists in clear. */
   readonly create: (input: NewKeyInput) => Effect.Effect<{ readonly key: string; readonly record: KeyRecord }, KeyInputError | KeyStoreError>
   readonly list: Effect.Effect<ReadonlyArray<KeyRecord>, KeyStoreError>
@@ -53,28 +58,20 @@ export interface ApiKeysShape {
   readonly revoke: (id: string) => Effect.Effect<KeyRecord, KeyNotFound | KeyStoreError>
   /** The record of a valid, unrevoked key. */
   readonly verify: (presented: string) => Effect.Effect<KeyRecord, KeyRejected | KeyStoreError>
+  /** Succeeds when the store answers (health checks). */
+  readonly ping: Effect.Effect<void, KeyStoreError>
 }
 
-interface Row {
-  id: string
-  name: string
-  hash: Uint8Array
-  rpm: number
-  concurrency: number
-  created_at: number
-  revoked_at: number | null
-}
-
-const toRecord = (row: Row): KeyRecord => ({
+const toRecord = (row: KeyRow): KeyRecord => ({
   id: row.id,
   name: row.name,
   rpm: row.rpm,
   concurrency: row.concurrency,
-  createdAt: new Date(row.created_at),
-  revokedAt: row.revoked_at === null ? null : new Date(row.revoked_at),
+  createdAt: new Date(row.createdAt),
+  revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
 })
 
-const SCHEMA = `
+const SQLITE_SCHEMA = `
 CREATE TABLE IF NOT EXISTS api_keys (
   id          TEXT PRIMARY KEY,
   name        TEXT NOT NULL,
@@ -89,19 +86,78 @@ CREATE TABLE IF NOT EXISTS key_store_meta (
   value TEXT NOT NULL
 );`
 
-const SECRET_CHECK = "secret_check"
-
-const positiveInteger = (value: number | undefined, fallback: number, what: string, max: number) => {
-  const v = value ?? fallback
-  if (!Number.isInteger(v) || v < 1 || v > max) throw new KeyInputError({ message: `${what} must be an integer from 1 to ${max}, got ${v}` })
-  return v
+const checkInput = (input: NewKeyInput): Effect.Effect<{ name: string; rpm: number; concurrency: number }, KeyInputError> => {
+  const name = input.name.trim()
+  if (name === "" || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)) {
+    return Effect.fail(new KeyInputError({ message: "name must be 1 to 200 printable characters" }))
+  }
+  const rpm = input.rpm ?? DEFAULT_RPM
+  const concurrency = input.concurrency ?? DEFAULT_CONCURRENCY
+  const problem = (v: number, what: string, max: number) =>
+    Number.isInteger(v) && v >= 1 && v <= max ? undefined : `${what} must be an integer from 1 to ${max}, got ${v}`
+  const message = problem(rpm, "rpm", 1_000_000_000) ?? problem(concurrency, "concurrency", 100_000)
+  if (message !== undefined) return Effect.fail(new KeyInputError({ message }))
+  return Effect.succeed({ name, rpm, concurrency })
 }
 
-const storeError = (what: string) => (e: unknown) =>
-  new KeyStoreError({ message: `${what}: ${e instanceof Error ? e.message : String(e)}` })
+/** The store's behaviour over any backend: input checks, hashing, constant-time verification. */
+export const keyStoreOver = (rows: KeyRows): ApiKeysShape => {
+  const { secret } = rows
+  // compared against when no row matches, so a wrong id costs the same as a wrong secret
+  const decoy = hashKey(secret, "no such key")
 
-/** Opens (creating when needed) the store; closes it when the scope closes. */
-export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> =>
+  const create: ApiKeysShape["create"] = (input) =>
+    Effect.flatMap(checkInput(input), ({ name, rpm, concurrency }) => {
+      const { id, key } = generateKey()
+      const row: KeyRow = { id, name, hash: hashKey(secret, key), rpm, concurrency, createdAt: Date.now(), revokedAt: null }
+      return Effect.as(rows.insert(row), { key, record: toRecord(row) })
+    })
+
+  const list: ApiKeysShape["list"] = Effect.map(rows.all, (all) => all.map(toRecord))
+
+  const revoke: ApiKeysShape["revoke"] = (id) =>
+    Effect.flatMap(rows.revoke(id, Date.now()), (row) => (row === undefined ? Effect.fail(new KeyNotFound({ id })) : Effect.succeed(toRecord(row))))
+
+  const wrong = new KeyRejected({ reason: "wrong" })
+  const revoked = new KeyRejected({ reason: "revoked" })
+  const verify: ApiKeysShape["verify"] = (presented) =>
+    Effect.suspend((): Effect.Effect<KeyRecord, KeyRejected | KeyStoreError> => {
+      const id = keyId(presented)
+      if (id === undefined) return Effect.fail(wrong)
+      return Effect.flatMap(rows.byId(id), (row) => {
+        const expected = row === undefined || row.hash.byteLength !== 32 ? decoy : row.hash
+        const matches = timingSafeEqual(hashKey(secret, presented), expected) && row !== undefined
+        if (!matches) return Effect.fail(wrong)
+        if (row!.revokedAt !== null) return Effect.fail(revoked)
+        return Effect.succeed(toRecord(row!))
+      })
+    })
+
+  return { kind: rows.kind, create, list, revoke, verify, ping: rows.ping }
+}
+
+interface SqliteRow {
+  id: string
+  name: string
+  hash: Uint8Array
+  rpm: number
+  concurrency: number
+  created_at: number
+  revoked_at: number | null
+}
+
+const fromSqlite = (row: SqliteRow): KeyRow => ({
+  id: row.id,
+  name: row.name,
+  hash: row.hash,
+  rpm: row.rpm,
+  concurrency: row.concurrency,
+  createdAt: row.created_at,
+  revokedAt: row.revoked_at,
+})
+
+/** The SQLite backend (a file, or memory); closes the database when the scope closes. */
+const sqliteRows = (config: KeyStoreConfig): Effect.Effect<KeyRows, KeyStoreError, Scope.Scope> =>
   Effect.gen(function* () {
     const { db, secret } = yield* Effect.acquireRelease(
       Effect.try({
@@ -116,13 +172,13 @@ export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape,
           try {
             db.exec("PRAGMA busy_timeout = 5000")
             if (config.database.kind === "sqlite") db.exec("PRAGMA journal_mode = WAL")
-            db.exec(SCHEMA)
+            db.exec(SQLITE_SCHEMA)
             secret = Option.match(config.keyHashSecret, {
               onSome: Redacted.value,
               onNone: () => (config.database.kind === "sqlite" ? readOrCreateSecretFile(secretFileFor(path)) : ephemeralSecret()),
             })
             // a store created under one secret refuses another: every key would fail otherwise
-            const check = hashKey(secret, "key store secret check").toString("hex")
+            const check = secretCheck(secret)
             db.run("INSERT OR IGNORE INTO key_store_meta (name, value) VALUES (?, ?)", [SECRET_CHECK, check])
             const stored = db.query<{ value: string }, [string]>("SELECT value FROM key_store_meta WHERE name = ?").get(SECRET_CHECK)
             if (stored?.value !== check) {
@@ -143,68 +199,48 @@ export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape,
       ({ db }) => Effect.sync(() => db.close()),
     )
 
-    const byId: Statement<Row, [string]> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys WHERE id = ?")
-    const all: Statement<Row, []> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys ORDER BY rowid")
+    const byId: Statement<SqliteRow, [string]> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys WHERE id = ?")
+    const all: Statement<SqliteRow, []> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys ORDER BY rowid")
     const insert = db.query<unknown, [string, string, Uint8Array, number, number, number]>(
       "INSERT INTO api_keys (id, name, hash, rpm, concurrency, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
     )
     const revokeRow = db.query<unknown, [number, string]>("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-    // compared against when no row matches, so a wrong id costs the same as a wrong secret
-    const decoy = hashKey(secret, "no such key")
+    const one = db.query<{ one: number }, []>("SELECT 1 AS one")
+    const readError = storeError("cannot read the key store")
 
-    const create: ApiKeysShape["create"] = (input) =>
-      Effect.try({
-        try: () => {
-          const name = input.name.trim()
-          if (name === "" || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)) {
-            throw new KeyInputError({ message: "name must be 1 to 200 printable characters" })
-          }
-          const rpm = positiveInteger(input.rpm, DEFAULT_RPM, "rpm", 1_000_000_000)
-          const concurrency = positiveInteger(input.concurrency, DEFAULT_CONCURRENCY, "concurrency", 100_000)
-          const { id, key } = generateKey()
-          const createdAt = Date.now()
-          insert.run(id, name, hashKey(secret, key), rpm, concurrency, createdAt)
-          return { key, record: { id, name, rpm, concurrency, createdAt: new Date(createdAt), revokedAt: null } }
-        },
-        catch: (e) => (e instanceof KeyInputError ? e : storeError("cannot store the key")(e)),
-      })
-
-    const list: ApiKeysShape["list"] = Effect.try({
-      try: () => all.all().map(toRecord),
-      catch: storeError("cannot list keys"),
-    })
-
-    const revoke: ApiKeysShape["revoke"] = (id) =>
-      Effect.try({
-        try: () => {
-          revokeRow.run(Date.now(), id)
-          const row = byId.get(id)
-          return row === null ? undefined : toRecord(row)
-        },
-        catch: storeError("cannot revoke the key"),
-      }).pipe(Effect.flatMap((record) => (record === undefined ? Effect.fail(new KeyNotFound({ id })) : Effect.succeed(record))))
-
-    const wrong = new KeyRejected({ reason: "wrong" })
-    const revoked = new KeyRejected({ reason: "revoked" })
-    const verify: ApiKeysShape["verify"] = (presented) =>
-      Effect.suspend((): Effect.Effect<KeyRecord, KeyRejected | KeyStoreError> => {
-        const id = keyId(presented)
-        if (id === undefined) return Effect.fail(wrong)
-        let row: Row | null
-        try {
-          row = byId.get(id)
-        } catch (e) {
-          return Effect.fail(storeError("cannot read the key store")(e))
-        }
-        const expected = row === null || row.hash.byteLength !== 32 ? decoy : row.hash
-        const matches = timingSafeEqual(hashKey(secret, presented), expected) && row !== null
-        if (!matches) return Effect.fail(wrong)
-        if (row!.revoked_at !== null) return Effect.fail(revoked)
-        return Effect.succeed(toRecord(row!))
-      })
-
-    return { create, list, revoke, verify }
+    return {
+      kind: config.database.kind === "sqlite" ? "sqlite" : "memory",
+      secret,
+      byId: (id) =>
+        Effect.try({
+          try: () => {
+            const row = byId.get(id)
+            return row === null ? undefined : fromSqlite(row)
+          },
+          catch: readError,
+        }),
+      all: Effect.try({ try: () => all.all().map(fromSqlite), catch: storeError("cannot list keys") }),
+      insert: (row) =>
+        Effect.try({
+          try: () => void insert.run(row.id, row.name, row.hash, row.rpm, row.concurrency, row.createdAt),
+          catch: storeError("cannot store the key"),
+        }),
+      revoke: (id, at) =>
+        Effect.try({
+          try: () => {
+            revokeRow.run(at, id)
+            const row = byId.get(id)
+            return row === null ? undefined : fromSqlite(row)
+          },
+          catch: storeError("cannot revoke the key"),
+        }),
+      ping: Effect.try({ try: () => void one.get(), catch: readError }),
+    } satisfies KeyRows
   })
+
+/** Opens (creating or migrating when needed) the store the configuration names; closes it when the scope closes. */
+export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> =>
+  Effect.map(config.database.kind === "postgres" ? postgresRows(config) : sqliteRows(config), keyStoreOver)
 
 export class ApiKeys extends Context.Tag("access/ApiKeys")<ApiKeys, ApiKeysShape>() {
   static readonly layer = (config: KeyStoreConfig): Layer.Layer<ApiKeys, KeyStoreError> => Layer.scoped(ApiKeys, makeApiKeys(config))

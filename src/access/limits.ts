@@ -1,7 +1,8 @@
 // Per-key (and per-IP) limits as keyed actors in process memory: each keeps its
 // state in a map that only its own operations touch, one synchronous step at a
 // time, and drops entries that carry no information (a full bucket, a count of
-// zero), so idle keys and addresses cost nothing.
+// zero), so idle keys and addresses cost nothing. These are the default; the
+// same shapes over Redis (redis-limits.ts) share the limits between instances.
 import { Clock, Context, Data, Duration, Effect, Layer, Schedule } from "effect"
 
 const MINUTE_MS = 60_000
@@ -16,10 +17,13 @@ export interface RateDecision {
   readonly retryAfterSeconds: number
 }
 
+/** The shared limit store cannot be reached and the service is set to refuse rather than decide alone. */
+export class LimitStoreUnavailable extends Data.TaggedError("LimitStoreUnavailable")<{ readonly message: string }> {}
+
 /** Token buckets per key: `perMinute` tokens of capacity, refilled continuously at `perMinute` a minute. */
 export interface TokenBucketsShape {
   /** Takes one token for `key` if there is one. */
-  readonly take: (key: string, perMinute: number) => Effect.Effect<RateDecision>
+  readonly take: (key: string, perMinute: number) => Effect.Effect<RateDecision, LimitStoreUnavailable>
   /** Entries held (for tests and metrics). */
   readonly size: Effect.Effect<number>
   /** Drops the entries whose bucket has refilled completely. */
@@ -68,7 +72,7 @@ export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute"
       }
     })
     yield* Effect.forkScoped(Effect.repeat(sweep, Schedule.spaced(sweepEvery)))
-    return { take, size: Effect.sync(() => buckets.size), sweep } satisfies TokenBucketsShape
+    return { take, size: Effect.sync(() => buckets.size), sweep }
   })
 
 /** A request over the in-flight limit. */
@@ -77,14 +81,14 @@ export class InFlightFull extends Data.TaggedError("InFlightFull")<{ readonly ma
 /** Counts of requests in flight per key. */
 export interface InFlightShape {
   /** Runs `self` holding one of `max` slots of `key`, or fails at once with InFlightFull. */
-  readonly withSlot: <A, E, R>(key: string, max: number, self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | InFlightFull, R>
+  readonly withSlot: <A, E, R>(key: string, max: number, self: Effect.Effect<A, E, R>) => Effect.Effect<A, E | InFlightFull | LimitStoreUnavailable, R>
   /** Slots held on `key` now. */
   readonly count: (key: string) => Effect.Effect<number>
   /** Keys with slots held. */
   readonly size: Effect.Effect<number>
 }
 
-export const makeInFlight = (): InFlightShape => {
+export const makeInFlight = () => {
   const counts = new Map<string, number>()
   const release = (key: string) =>
     Effect.sync(() => {
@@ -105,7 +109,7 @@ export const makeInFlight = (): InFlightShape => {
     )
   return {
     withSlot,
-    count: (key) => Effect.sync(() => counts.get(key) ?? 0),
+    count: (key: string) => Effect.sync(() => counts.get(key) ?? 0),
     size: Effect.sync(() => counts.size),
   }
 }

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import type { Abi, Hex } from "viem"
-import { OUT_DIR } from "./compile.ts"
+import { OUT_DIR } from "./paths.ts"
 
 export interface ContractArtifact {
   readonly abi: Abi

@@ -4,10 +4,9 @@ import { readdirSync, readFileSync, existsSync } from "node:fs"
 import { join, relative, resolve } from "node:path"
 // solc ships as CommonJS without types for its wrapper entry
 import solc from "solc"
+import { SOURCE_DIR } from "./paths.ts"
 
-export const CONTRACTS_DIR = resolve(import.meta.dir, "../../contracts")
-export const SOURCE_DIR = join(CONTRACTS_DIR, "src")
-export const OUT_DIR = join(CONTRACTS_DIR, "out")
+export { CONTRACTS_DIR, OUT_DIR, SOURCE_DIR } from "./paths.ts"
 const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
 
 /** One settings object for every contract, so artifacts are reproducible. */

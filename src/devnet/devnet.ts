@@ -84,7 +84,7 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
     if (options.manifestPath !== undefined) writeManifest(options.manifestPath, manifest)
     const running = aggregator
     let stopped: Promise<void> | undefined
-    const stop = () => (stopped ??= running.stop().then(node.stop))
+    const stop = () => (stopped ??= running.stop().catch(() => undefined).then(node.stop))
     return { manifest, node, aggregator: running, fromCache: cached !== undefined, stop }
   } catch (error) {
     await aggregator?.stop()

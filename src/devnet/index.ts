@@ -24,10 +24,11 @@ export {
 /** A few lines for the console once the devnet is ready. */
 export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): string => {
   const m = devnet.manifest
+  const aggregatorPools = m.aggregatorDex?.pools.length ?? 0
   const lines = [
     `devnet ready: chain ${m.chainId} at ${m.rpcUrl}${devnet.fromCache ? " (state from cache)" : ""}`,
     `  executor ${m.executor}, ${Object.keys(m.tokens).length} tokens, ${m.pools.length} pools`,
-    `  aggregator ${devnet.aggregator.name} (${devnet.aggregator.kind}) at ${devnet.aggregator.url}, ${m.aggregatorDex?.pools.length ?? 0} pools of its own`,
+    `  aggregator ${devnet.aggregator.name} (${devnet.aggregator.kind}) at ${devnet.aggregator.url}, over ${aggregatorPools} pool${aggregatorPools === 1 ? "" : "s"} only it knows`,
   ]
   if (manifestPath !== undefined) lines.push(`  manifest ${manifestPath}`)
   return lines.join("\n")

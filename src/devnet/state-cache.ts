@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { OUT_DIR } from "../contracts/compile.ts"
+import { OUT_DIR } from "../contracts/paths.ts"
 import { UNISWAP_ARTIFACTS } from "../contracts/artifacts.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")

@@ -62,10 +62,12 @@ export interface ExternalAnswer {
 }
 
 /**
- * The executor's own work around an external hop: pulling the input to itself, the exact
- * approval and its reset, the balance reads before and after, and the call.
+ * The executor's own work around an external hop, on top of GAS.base and GAS.perSplit: the
+ * exact approval and its reset, the balance reads before and after, and the call. A first
+ * estimate in the same spirit as src/routing/gas.ts (on the devnet a SwapRouter hop measured
+ * about 25k below the model's total, as the own router's routes do).
  */
-export const EXTERNAL_HOP_OVERHEAD_GAS = 45_000
+export const EXTERNAL_HOP_OVERHEAD_GAS = 30_000
 /** An aggregator that gives no gas figure is assumed to need this much for its transaction. */
 export const DEFAULT_AGGREGATOR_GAS = 250_000n
 const INTRINSIC_GAS = 21_000n
@@ -180,6 +182,6 @@ export const externalSource = (
     breaker,
     quote: (request) => Effect.zipRight(countSource("requests", name), quote(request)),
     rejected: (detail) =>
-      Effect.all([countSource("rejected", name), breaker.recordFailure, Effect.logWarning(`source ${name}: route rejected (${detail})`)], { discard: true }),
+      Effect.all([countSource("rejected", name), breaker.recordFailure, Effect.logDebug(`source ${name}: route rejected (${detail})`)], { discard: true }),
   }
 }

@@ -20,6 +20,14 @@ export const GAS_HEADROOM_PERCENT = 20n
 
 export const gasLimit = (gasUsed: bigint): bigint => (gasUsed * (100n + GAS_HEADROOM_PERCENT) + 99n) / 100n
 
+/**
+ * tx.gas for a route through an external router. The simulation reports gas used after refunds,
+ * and refunds (up to a fifth of the gas, EIP-3529) are paid only at the end: the exact approval
+ * the executor gives the router and then clears earns one, so the transaction needs up to 5/4 of
+ * the gas it uses before the headroom.
+ */
+export const externalGasLimit = (gasUsed: bigint): bigint => gasLimit((gasUsed * 5n + 3n) / 4n)
+
 /** The reason a revert gives: the executor's error name, a revert string, or none. */
 export const revertReason = (data: Hex): string | undefined => {
   const executor = decodeExecutorError(data)
@@ -147,7 +155,7 @@ export const swapProgram = (
         if (strict !== undefined && !strict.ok) {
           return { kind: "refused", reason: "Slippage", detail: `delivers less than its quote of ${quote.amountOut} (${revertReason(strict.revertData) ?? "reverted"})` }
         }
-        return respond(gasLimit(outcome.gasUsed))
+        return respond(externalGasLimit(outcome.gasUsed))
       })
 
     // the best route first; an external route the simulation refuses is dropped for this request

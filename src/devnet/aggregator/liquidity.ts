@@ -39,8 +39,12 @@ export interface LiquidityQuote {
   readonly blockNumber: bigint
 }
 
-/** Intrinsic gas and SwapRouter's own work around the pool swap (calldata, deadline, the input's transferFrom). */
-export const ROUTER_TX_OVERHEAD_GAS = 21_000n + 45_000n
+/**
+ * Intrinsic gas and SwapRouter's own work around the pool swap the QuoterV2 measures (calldata,
+ * the deadline check, the callback's transferFrom): measured on the devnet, an EOA's
+ * exactInputSingle uses the quoter's estimate plus about this much.
+ */
+export const ROUTER_TX_OVERHEAD_GAS = 21_000n + 12_000n
 
 const MIN_SQRT_RATIO_PLUS_ONE = 4295128740n
 const MAX_SQRT_RATIO_MINUS_ONE = 1461446703485210103287273052203988822378723970341n

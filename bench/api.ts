@@ -1,0 +1,77 @@
+// /quote and /swap end to end on the devnet: the edge, the live programs (market
+// snapshot, route search, fees, price impact; for /swap the re-pricing at the
+// head, encoding and simulation on the node), under concurrent load on loopback
+// with many keys. bench/api-edge.ts measures the edge alone beside a bare
+// Bun.serve handler; this measures the product.
+import { Effect, Either, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { startApiServer } from "../src/api/index.ts"
+import { startDevnet, testAccounts } from "../src/devnet/index.ts"
+import { chainSettings } from "../src/swap/chain-settings.ts"
+import { livePrograms } from "../src/swap/live.ts"
+import { load, rawPost } from "./api-edge.ts"
+import type { Measurement } from "./measurement.ts"
+
+const QUOTE_P50_MS = 2
+const QUOTE_P99_MS = 10
+const QUOTE_RPS = 5_000
+const SWAP_P50_MS = 10
+const KEYS = 32
+
+export async function run(): Promise<Measurement[]> {
+  const dir = mkdtempSync(join(tmpdir(), "api-bench-"))
+  const devnet = await startDevnet({ port: 0 })
+  try {
+    const settings = Either.getOrThrow(chainSettings({}, devnet.manifest))
+    const api = await startApiServer({
+      programs: livePrograms(settings).pipe(Layer.orDie),
+      env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error", MAX_IN_FLIGHT: "4096" },
+    })
+    try {
+      const keys: string[] = []
+      for (let i = 0; i < KEYS; i++) keys.push((await Effect.runPromise(api.keys.create({ name: `bench ${i}`, rpm: 1_000_000_000, concurrency: 4 }))).key)
+      const t = devnet.manifest.tokens
+      // a mix of pairs and sizes: direct, two-hop, split
+      const trades = [
+        { tokenIn: t.USDC!.address, tokenOut: t.EURC!.address, amountIn: "1000000000" },
+        { tokenIn: t.USDC!.address, tokenOut: t.WBTC!.address, amountIn: "2500000000" },
+        { tokenIn: t.EURC!.address, tokenOut: t.WETH!.address, amountIn: "700000000" },
+        { tokenIn: t.USDC!.address, tokenOut: t.EURC!.address, amountIn: "300000000000" },
+      ]
+      const requests = (path: "quote" | "swap") =>
+        keys.map((key, i) => {
+          const trade = trades[i % trades.length]!
+          const body = path === "quote" ? trade : { ...trade, sender: testAccounts[i % 4]!.address }
+          return rawPost(`/api/v1/${path}`, JSON.stringify(body), { "x-api-key": key })
+        })
+      const spec = (path: "quote" | "swap", connections: number) => ({
+        port: api.port, connections, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000, requests: requests(path),
+      })
+      const quote = await load(spec("quote", 16))
+      const quoteSat = await load(spec("quote", 64))
+      const swap = await load(spec("swap", 16))
+      const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
+        r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
+      const rnd = (v: number) => Math.round(v * 1000) / 1000
+      return [
+        { name: "/quote p50 @16 conns (devnet)", value: rnd(quote.p50), unit: "ms", target: `<= ${QUOTE_P50_MS}`, met: quote.p50 <= QUOTE_P50_MS, ...(bad(quote) ? { note: bad(quote) } : { note: "live programs; 4 trades (direct, two-hop, split)" }) },
+        { name: "/quote p99 @16 conns (devnet)", value: rnd(quote.p99), unit: "ms", target: `<= ${QUOTE_P99_MS}`, met: quote.p99 <= QUOTE_P99_MS },
+        { name: "/quote throughput @64 conns (devnet)", value: Math.round(quoteSat.rps), unit: "req/s", target: `>= ${QUOTE_RPS}`, met: quoteSat.rps >= QUOTE_RPS && quoteSat.non200 === 0, ...(bad(quoteSat) ? { note: bad(quoteSat) } : {}) },
+        { name: "/swap p50 @16 conns (devnet)", value: rnd(swap.p50), unit: "ms", target: `<= ${SWAP_P50_MS}`, met: swap.p50 <= SWAP_P50_MS && swap.non200 === 0, note: bad(swap) ?? "simulated on the node per request" },
+        { name: "/swap p99 @16 conns (devnet)", value: rnd(swap.p99), unit: "ms" },
+        { name: "/swap throughput @16 conns (devnet)", value: Math.round(swap.rps), unit: "req/s" },
+      ]
+    } finally {
+      await api.stop()
+    }
+  } finally {
+    await devnet.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.main) {
+  for (const m of await run()) console.log(m)
+}
