@@ -4,7 +4,7 @@
 // checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { checksum } from "./checksum.ts"
+import { checksum } from "../tokens/index.ts"
 import { InvalidRequest } from "./errors.ts"
 import { CHAIN_ID, type QuoteRequest, type SwapRequest } from "./programs.ts"
 

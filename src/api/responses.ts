@@ -3,7 +3,7 @@
 // request or the fee formulas is not sent: it becomes 502 INTERNAL.
 import { Either } from "effect"
 import type { Address } from "viem"
-import { checksum } from "./checksum.ts"
+import { checksum } from "../tokens/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import { Internal } from "./errors.ts"
 import { CHAIN_ID, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"

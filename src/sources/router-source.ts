@@ -1,8 +1,8 @@
 // The own router as a source: the exact, split, gas-aware search over the
 // market snapshot, in the executor's route format.
 import { Effect } from "effect"
-import { getAddress } from "viem"
 import type { RouteHop as ExecutorHop } from "../chain/route-encoding.ts"
+import { checksum } from "../tokens/index.ts"
 import { findBestRoute, type RouteHop } from "../routing/index.ts"
 import type { Source, SourceRequest, SourceRoute } from "./source.ts"
 
@@ -20,7 +20,7 @@ const executorHop = (hop: RouteHop): ExecutorHop => {
 }
 
 /** Pool ids as the spec shows them: checksummed addresses, V4 ids as 32-byte hex. */
-const displayPool = (pool: string): string => (pool.length === 42 ? getAddress(pool) : pool.toLowerCase())
+const displayPool = (pool: string): string => (pool.length === 42 ? checksum(pool) : pool.toLowerCase())
 
 export const routerSource = (options: { readonly maxHops?: number; readonly maxSplits?: number } = {}): Source => ({
   name: ROUTER_SOURCE,
@@ -43,7 +43,7 @@ export const routerSource = (options: { readonly maxHops?: number; readonly maxS
         route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
         display: found.splits.map((s) => ({
           shareBps: s.shareBps,
-          hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })),
+          hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
         })),
       }
     }),

@@ -1,7 +1,7 @@
 // The quote program: tokens → sources (own router ‖ external) → best after gas
 // → fees → price impact. The only place, with swap.ts, that composes services.
 import { Effect } from "effect"
-import { getAddress, type Address } from "viem"
+import type { Address } from "viem"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/errors.ts"
 import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
 import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts"
@@ -9,7 +9,7 @@ import { minAmountOut, splitFees } from "../fees/index.ts"
 import { MarketState } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
 import { countSource, rankRoutes, Sources, type SourceRoute } from "../sources/index.ts"
-import { Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
+import { checksum, Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
 
 /** What /swap needs besides the response: the route to encode and the fee rate it was priced at. */
 export interface PricedQuote {
@@ -72,7 +72,9 @@ export const priceCandidates = (
     const executor = yield* ExecutorState
     const sources = yield* Sources
 
-    const [tokenIn, tokenOut] = yield* Effect.all([normalize(tokens, "tokenIn", request.tokenIn), normalize(tokens, "tokenOut", request.tokenOut)], { concurrency: 2 })
+    // cached after the first request for a token: sequential costs less than forking
+    const tokenIn = yield* normalize(tokens, "tokenIn", request.tokenIn)
+    const tokenOut = yield* normalize(tokens, "tokenOut", request.tokenOut)
     if (tokenIn.erc20Address === tokenOut.erc20Address) {
       return yield* new InvalidRequest({ message: "tokenOut: the same token as tokenIn (nothing to swap)" })
     }
@@ -85,13 +87,8 @@ export const priceCandidates = (
 
     // tokens that tax, rebase or restrict transfers are never routed; the pools holding them are the holders to probe
     const holdersOf = (token: Address) => (snapshot.poolsByToken.get(token.toLowerCase()) ?? []).filter((id) => id.length === 42) as Address[]
-    yield* Effect.all(
-      [
-        requireRoutable(tokens, "tokenIn", tokenIn, holdersOf(tokenIn.erc20Address)),
-        requireRoutable(tokens, "tokenOut", tokenOut, holdersOf(tokenOut.erc20Address)),
-      ],
-      { concurrency: 2, discard: true },
-    )
+    yield* requireRoutable(tokens, "tokenIn", tokenIn, holdersOf(tokenIn.erc20Address))
+    yield* requireRoutable(tokens, "tokenOut", tokenOut, holdersOf(tokenOut.erc20Address))
 
     // native input goes down the route in whole ERC-20 units; the executor refunds the rest
     const poolAmountIn = request.amountIn / tokenIn.scale
@@ -119,9 +116,8 @@ export const priceCandidates = (
       slippageBps: request.slippageBps,
       ...(options.sender !== undefined ? { sender: options.sender } : {}),
     }
-    const answers = yield* Effect.all(
-      sources.map((source) =>
-        source.quote(sourceRequest).pipe(
+    const ask = (source: Sources["Type"][number]) =>
+      source.quote(sourceRequest).pipe(
           Effect.catchAll((e) =>
             Effect.as(
               e.reason === "circuit-open"
@@ -130,10 +126,9 @@ export const priceCandidates = (
               undefined,
             ),
           ),
-        ),
-      ),
-      { concurrency: "unbounded" },
-    )
+        )
+    // every source at once; the own router alone runs without forking
+    const answers = sources.length === 1 ? [yield* ask(sources[0]!)] : yield* Effect.all(sources.map(ask), { concurrency: "unbounded" })
     const candidates = rankRoutes(answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
     if (candidates.length === 0) return yield* new NoRoute({})
     const respond = (best: SourceRoute): QuoteResponse => {
@@ -166,7 +161,7 @@ export const priceCandidates = (
           priceOut: priceOf(tokenOut.erc20Address),
         }),
         gasEstimate: best.gasEstimate,
-        route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: getAddress(h.tokenIn), tokenOut: getAddress(h.tokenOut) })) })),
+        route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
       }
     }
     return { candidates, tokenIn, tokenOut, settings, respond }

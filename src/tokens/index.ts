@@ -26,3 +26,4 @@ export {
   nativeToErc20,
   erc20ToNative,
 } from "./usdc.ts"
+export { checksum } from "./checksum.ts"
