@@ -8,7 +8,7 @@
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits } from "../src/access/index.ts"
@@ -40,6 +40,8 @@ interface LoadSpec {
   readonly maxRequests: number
   /** raw HTTP/1.1 requests; connection i sends requests[i % length] over and over */
   readonly requests: readonly string[]
+  /** instead: every connection walks the whole list, connection i starting at i (distinct requests) */
+  readonly cycle?: boolean
 }
 
 interface LoadResult {
@@ -64,9 +66,12 @@ const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
   let measuredStart = Number.NaN
   let measuredEnd = Number.NaN
 
+  // encoded once, shared by every connection
+  const encoded = spec.cycle ? spec.requests.map((r) => Buffer.from(r)) : []
   const oneConnection = (i: number) =>
     new Promise<void>((resolve) => {
-      const payload = Buffer.from(spec.requests[i % spec.requests.length]!)
+      const payloads = spec.cycle ? encoded : [Buffer.from(spec.requests[i % spec.requests.length]!)]
+      let next = spec.cycle ? i * Math.max(1, Math.floor(payloads.length / spec.connections)) : 0
       let buffered: Buffer = Buffer.alloc(0)
       let sentAt = 0
       let done = false
@@ -84,7 +89,7 @@ const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
           return
         }
         sentAt = now
-        socket.write(payload)
+        socket.write(payloads[next++ % payloads.length]!)
       }
       Bun.connect({
         hostname: "127.0.0.1",
@@ -146,7 +151,7 @@ const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
 }
 
 if (import.meta.main && process.argv[2] === "--load") {
-  const result = await runLoad(JSON.parse(process.argv[3]!) as LoadSpec)
+  const result = await runLoad(JSON.parse(readFileSync(process.argv[3]!, "utf8")) as LoadSpec)
   process.stdout.write(`${JSON.stringify(result)}\n`)
   process.exit(0)
 }
@@ -155,12 +160,16 @@ if (import.meta.main && process.argv[2] === "--load") {
 const taskset = Bun.which("taskset")
 
 export const load = async (spec: LoadSpec): Promise<LoadResult & { rps: number }> => {
-  const command = [process.execPath, import.meta.path, "--load", JSON.stringify(spec)]
+  // the spec goes through a file: a list of distinct requests outgrows an argument list
+  const specFile = join(tmpdir(), `load-spec-${process.pid}-${Date.now()}.json`)
+  writeFileSync(specFile, JSON.stringify(spec))
+  const command = [process.execPath, import.meta.path, "--load", specFile]
   const child = Bun.spawn(taskset ? [taskset, "-c", "1", ...command] : command, { stdout: "pipe", stderr: "inherit" })
   const limit = setTimeout(() => child.kill("SIGKILL"), spec.warmupMs + spec.durationMs + 15_000)
   const text = await new Response(child.stdout).text()
   await child.exited
   clearTimeout(limit)
+  rmSync(specFile, { force: true })
   const result = JSON.parse(text.trim().split("\n").pop() ?? "{}") as LoadResult
   return { ...result, rps: result.elapsedMs > 0 ? (result.completed * 1000) / result.elapsedMs : 0 }
 }

@@ -1,6 +1,7 @@
 // AppConfig: the service's settings, read from the environment once at start and
 // checked there; a bad value stops the start with a message naming the variable.
 import { Config, ConfigError, ConfigProvider, Context, Effect, Either, Layer, LogLevel, Option, Redacted } from "effect"
+import { isIP } from "node:net"
 import { isAbsolute, resolve } from "node:path"
 
 /** Where the API keys live. */
@@ -65,6 +66,8 @@ export interface AppConfigShape {
   readonly admin: Option.Option<{ readonly host: string; readonly port: number }>
   /** /health answers 503 when the market has not been refreshed for longer than this */
   readonly marketStaleAfterMs: number
+  /** load balancers whose X-Forwarded-For names the client (for the per-IP bad-key limit) */
+  readonly trustedProxies: ReadonlySet<string>
 }
 
 export const DEFAULTS = {
@@ -213,6 +216,16 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   sharedLimits: sharedLimitsConfig,
   admin: adminConfig,
   marketStaleAfterMs: integerIn("MARKET_STALE_AFTER_MS", DEFAULTS.marketStaleAfterMs, 1, 86_400_000),
+  trustedProxies: Config.string("TRUSTED_PROXIES").pipe(
+    Config.mapOrFail((text) => {
+      const entries = text.split(",").map((e) => e.trim()).filter((e) => e !== "")
+      const bad = entries.find((e) => !isIP(e.replace(/^\[|\]$/g, "")))
+      return bad === undefined
+        ? Either.right<ReadonlySet<string>>(new Set(entries))
+        : Either.left(ConfigError.InvalidData([], `must be a comma-separated list of IP addresses, got "${bad}"`))
+    }),
+    Config.withDefault<ReadonlySet<string>>(new Set()),
+  ),
 })
 
 /** One line per problem: `PORT: must be an integer from 0 to 65535, got "x"`. */

@@ -9,7 +9,8 @@ import { exitWithParent } from "./cli/lifecycle.ts"
 import { AppConfig } from "./config.ts"
 import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet, writeManifest } from "./devnet/index.ts"
 import { chainSettings } from "./swap/chain-settings.ts"
-import { livePrograms } from "./swap/live.ts"
+import { LoggingLive } from "./ops/index.ts"
+import { liveServices } from "./swap/live.ts"
 
 const manifestPath = process.env.MANIFEST_PATH ?? DEFAULT_MANIFEST_PATH
 const DEMO_KEY_NAME = "demo (bun start)"
@@ -21,7 +22,9 @@ const program = Effect.gen(function* () {
     onLeft: (message) => Effect.die(new Error(message)),
     onRight: Effect.succeed,
   })
-  const context = yield* Layer.build(ApiServerLive.pipe(Layer.provide(AppConfig.layer), Layer.provide(livePrograms(settings))))
+  const context = yield* Layer.build(
+    ApiServerLive.pipe(Layer.provide(liveServices(settings)), Layer.provide(LoggingLive()), Layer.provide(AppConfig.layer)),
+  )
   const api = Context.get(context, ApiServer)
   const keys = Context.get(context, ApiKeys)
 

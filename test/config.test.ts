@@ -24,6 +24,7 @@ describe("AppConfig", () => {
       sharedLimits: Option.none(),
       admin: Option.none(),
       marketStaleAfterMs: 10000,
+      trustedProxies: new Set(),
     })
   })
 
@@ -50,6 +51,7 @@ describe("AppConfig", () => {
       ADMIN_PORT: "9090",
       ADMIN_HOST: "0.0.0.0",
       MARKET_STALE_AFTER_MS: "3000",
+      TRUSTED_PROXIES: "10.0.0.5, [fd00::1]",
     }))
     expect(config.host).toBe("0.0.0.0")
     expect(config.port).toBe(0)
@@ -65,6 +67,7 @@ describe("AppConfig", () => {
     expect({ ...shared, url: undefined }).toEqual({ url: undefined, prefix: "swap-eu:", timeoutMs: 100, leaseMs: 5000, onFailure: "closed" })
     expect(config.admin).toEqual(Option.some({ host: "0.0.0.0", port: 9090 }))
     expect(config.marketStaleAfterMs).toBe(3000)
+    expect(config.trustedProxies).toEqual(new Set(["10.0.0.5", "[fd00::1]"]))
     // the secrets never print
     expect(String(Option.getOrThrow(config.keyStore.keyHashSecret))).not.toContain("kkkk")
     expect(String(shared.url)).not.toContain("pw@")
@@ -84,13 +87,14 @@ describe("AppConfig", () => {
   })
 
   test("shared limits, admin listener, log format: bad values named", async () => {
-    const result = await load({ REDIS_URL: "http://cache", INFLIGHT_LEASE_MS: "50", LIMITS_ON_REDIS_FAILURE: "maybe", ADMIN_PORT: "x", LOG_FORMAT: "xml" })
+    const result = await load({ REDIS_URL: "http://cache", INFLIGHT_LEASE_MS: "50", LIMITS_ON_REDIS_FAILURE: "maybe", ADMIN_PORT: "x", LOG_FORMAT: "xml", TRUSTED_PROXIES: "10.0.0.1,lb.internal" })
     const lines = Either.isLeft(result) ? result.left.message.split("\n") : []
     expect(lines).toContain('REDIS_URL: must be a redis:// or rediss:// URL, got scheme "http:"')
     expect(lines).toContain('INFLIGHT_LEASE_MS: must be an integer from 100 to 3600000, got "50"')
     expect(lines).toContain('ADMIN_PORT: must be an integer from 0 to 65535, got "x"')
     expect(lines.some((l) => l.startsWith("LIMITS_ON_REDIS_FAILURE: "))).toBe(true)
     expect(lines.some((l) => l.startsWith("LOG_FORMAT: "))).toBe(true)
+    expect(lines).toContain('TRUSTED_PROXIES: must be a comma-separated list of IP addresses, got "lb.internal"')
   })
 
   test("a postgres:// key store needs KEY_HASH_SECRET (instances and bun run keys must share it)", async () => {

@@ -1,4 +1,5 @@
-// Access control: the API key store and the per-key and per-IP limits.
+// Access control: the API key store (SQLite or Postgres) and the per-key and
+// per-IP limits (in process, or shared through Redis).
 export {
   ApiKeys,
   DEFAULT_CONCURRENCY,
@@ -7,8 +8,11 @@ export {
   KeyNotFound,
   KeyRejected,
   KeyStoreError,
+  keyStoreOver,
   makeApiKeys,
   type ApiKeysShape,
+  type KeyRow,
+  type KeyRows,
   type KeyRecord,
   type NewKeyInput,
 } from "./api-keys.ts"
@@ -17,6 +21,7 @@ export {
   BadKeyLimits,
   InFlight,
   InFlightFull,
+  LimitStoreUnavailable,
   makeInFlight,
   makeTokenBuckets,
   RateLimits,
@@ -24,3 +29,15 @@ export {
   type RateDecision,
   type TokenBucketsShape,
 } from "./limits.ts"
+export { MIGRATIONS, MIGRATIONS_TABLE } from "./pg-key-store.ts"
+export {
+  LimitStoreMetrics,
+  makeAccessLimits,
+  makeLimitStore,
+  makeRedisInFlight,
+  makeRedisTokenBuckets,
+  RedisCallError,
+  type AccessLimits,
+  type LimitStore,
+  type RedisInFlightShape,
+} from "./redis-limits.ts"

@@ -16,12 +16,16 @@
 // Meanwhile each decision is made by this instance's in-process limits
 // (LIMITS_ON_REDIS_FAILURE=open, the default: the key's limits then hold per
 // instance) or refused with LimitStoreUnavailable (=closed: 503 UNAVAILABLE).
-// Changes of state are logged once each, not per request.
+// Changes of state are logged once each, not per request. A call that timed out
+// may still run on Redis later: it then counts against the key (a token taken),
+// never in its favour, and a slot it took expires with its lease.
+// One Redis primary: lease renewal touches several keys in one script, which
+// Redis Cluster would refuse.
 //
 // Client: Bun's built-in RedisClient (RESP3, auto-reconnect), with the offline
 // queue off so that a call while disconnected fails at once instead of waiting.
 import { RedisClient } from "bun"
-import { Effect, Metric, Redacted, Schedule, type Scope } from "effect"
+import { Effect, Metric, Option, Redacted, Schedule, type Scope } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { hostname } from "node:os"
 import type { SharedLimitsConfig } from "../config.ts"
@@ -135,6 +139,8 @@ export interface LimitStore {
 /** Connects (without waiting for Redis to be up: an instance starts, degraded, while Redis is down). */
 export const makeLimitStore = (config: SharedLimitsConfig): Effect.Effect<LimitStore, never, Scope.Scope> =>
   Effect.gen(function* () {
+    // set once the store closes: late calls (a request interrupted at shutdown) fail quietly
+    let closed = false
     const client = yield* Effect.acquireRelease(
       Effect.sync(
         () =>
@@ -145,7 +151,11 @@ export const makeLimitStore = (config: SharedLimitsConfig): Effect.Effect<LimitS
             maxRetries: 1_000_000_000,
           }),
       ),
-      (c) => Effect.sync(() => c.close()),
+      (c) =>
+        Effect.sync(() => {
+          closed = true
+          c.close()
+        }),
     )
     let downUntil = 0
     let down = false
@@ -203,6 +213,7 @@ export const makeLimitStore = (config: SharedLimitsConfig): Effect.Effect<LimitS
 
     const call = (operation: string, f: () => Promise<unknown>): Effect.Effect<unknown, RedisCallError> =>
       Effect.suspend(() => {
+        if (closed) return Effect.fail(new RedisCallError("the limit store is closed"))
         if (down && Date.now() < downUntil) return Effect.fail(new RedisCallError("marked down after a recent failure"))
         return Effect.tryPromise({ try: f, catch: (e) => (e instanceof RedisCallError ? e : new RedisCallError(String(e))) }).pipe(
           Effect.tap(() => markUp),
@@ -220,13 +231,13 @@ export const makeLimitStore = (config: SharedLimitsConfig): Effect.Effect<LimitS
         }))
     }
 
-    const degrade: LimitStore["degrade"] = (operation, error, fallback) =>
-      Effect.zipRight(
-        Metric.increment(Metric.tagged(LimitStoreMetrics.fallbacks, "operation", operation)),
+    const degrade: LimitStore["degrade"] = <A, E, R>(operation: string, error: RedisCallError, fallback: Effect.Effect<A, E, R>) => {
+      const decided: Effect.Effect<A, E | LimitStoreUnavailable, R> =
         config.onFailure === "open"
           ? fallback
-          : Effect.fail(new LimitStoreUnavailable({ message: `shared limits unavailable (${operation}): ${error.message}` })),
-      )
+          : Effect.fail(new LimitStoreUnavailable({ message: `shared limits unavailable (${operation}): ${error.message}` }))
+      return Effect.zipRight(Metric.increment(Metric.tagged(LimitStoreMetrics.fallbacks, "operation", operation)), decided)
+    }
 
     // connect now so the first requests find the client connected; an instance still starts while Redis is down
     yield* call("connect", () => withinTime(connect())).pipe(Effect.ignore)
@@ -359,4 +370,31 @@ export const makeRedisInFlight = (store: LimitStore): Effect.Effect<RedisInFligh
       renew,
       held: Effect.sync(() => held.size),
     } satisfies RedisInFlightShape
+  })
+
+/** The limit services an instance runs with: shared through Redis when configured, else in process. */
+export interface AccessLimits {
+  readonly rates: TokenBucketsShape
+  readonly badKeys: TokenBucketsShape
+  readonly inFlight: InFlightShape
+  /** the shared store, when limits are shared */
+  readonly store: Option.Option<LimitStore>
+}
+
+export const makeAccessLimits = (shared: Option.Option<SharedLimitsConfig>): Effect.Effect<AccessLimits, never, Scope.Scope> =>
+  Option.match(shared, {
+    onNone: () =>
+      Effect.gen(function* () {
+        return { rates: yield* makeTokenBuckets(), badKeys: yield* makeTokenBuckets(), inFlight: makeInFlight(), store: Option.none() } satisfies AccessLimits
+      }),
+    onSome: (config) =>
+      Effect.gen(function* () {
+        const store = yield* makeLimitStore(config)
+        return {
+          rates: yield* makeRedisTokenBuckets(store, "rate"),
+          badKeys: yield* makeRedisTokenBuckets(store, "badkey"),
+          inFlight: yield* makeRedisInFlight(store),
+          store: Option.some(store),
+        } satisfies AccessLimits
+      }),
   })

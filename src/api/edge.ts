@@ -6,6 +6,10 @@
 // → content type, body, JSON, fields (400 / 413) → program under its time budget
 // (504 TIMEOUT) → encoded answer. Every response carries X-Request-Id equal to the
 // body's requestId; responses after a valid key carry X-RateLimit-Limit/Remaining.
+// Every log line written while a request runs carries its request id (annotation
+// `requestId`), and every answer is timed into http_request_duration_seconds.
+// The limits may be shared (Redis): when their store cannot be reached and the
+// service is set to refuse, the answer is 503 UNAVAILABLE.
 import { Cause, Clock, Effect, Either } from "effect"
 import { randomUUID } from "node:crypto"
 import {
@@ -15,6 +19,7 @@ import {
   makeInFlight,
   RateLimits,
   type KeyRecord,
+  type LimitStoreUnavailable,
 } from "../access/index.ts"
 import type { AppConfigShape } from "../config.ts"
 import { makeBudgetRunner } from "./budget.ts"
@@ -34,6 +39,7 @@ import {
   renderError,
   type ApiError,
 } from "./errors.ts"
+import { observeRequest, type EndpointLabel } from "./metrics.ts"
 import { SwapPrograms } from "./programs.ts"
 import { decodeQuoteRequest, decodeSwapRequest } from "./requests.ts"
 import { encodeQuoteResponse, encodeSwapResponse } from "./responses.ts"
@@ -58,6 +64,8 @@ interface Exchange {
   readonly requestId: string
   /** set once a key is accepted: the limit headers go on every later response */
   rate: { readonly limit: number; readonly remaining: number } | undefined
+  /** the spec's code of the answer ("OK" until an error is rendered) */
+  code: string
 }
 
 const pathOf = (url: string): string => {
@@ -96,6 +104,7 @@ const baseHeaders = (x: Exchange): Record<string, string> => {
 
 const errorResponse = (error: ApiError, x: Exchange): Response => {
   const rendered = renderError(error)
+  x.code = rendered.code
   return new Response(errorBody(rendered, x.requestId), { status: rendered.status, headers: { ...baseHeaders(x), ...rendered.headers } })
 }
 
@@ -118,9 +127,12 @@ export const makeEdge = (settings: EdgeSettings) =>
     // The steps below are written as plain flatMap chains rather than Effect.gen:
     // this is the per-request hot path, and each generator costs a few µs here.
 
+    // the shared limit store is unreachable and set to refuse
+    const limitsDown = (e: LimitStoreUnavailable) => new Unavailable({ detail: e.message, retryAfterSeconds: 1 })
+
     // a request without a valid key: 401, or 429 once this IP has sent too many
     const refuse = (ip: string, message: string) =>
-      Effect.flatMap(badKeys.take(ip, settings.badKeyLimitPerMinute), (d) =>
+      Effect.flatMap(Effect.mapError(badKeys.take(ip, settings.badKeyLimitPerMinute), limitsDown), (d) =>
         Effect.fail(
           d.allowed
             ? new Unauthorized({ message })
@@ -137,8 +149,8 @@ export const makeEdge = (settings: EdgeSettings) =>
     }
 
     // per-key requests a minute; the limit headers go on this and every later response
-    const admitRate = (key: KeyRecord, x: Exchange): Effect.Effect<void, RateLimited> =>
-      Effect.flatMap(rates.take(key.id, key.rpm), (rate) => {
+    const admitRate = (key: KeyRecord, x: Exchange): Effect.Effect<void, RateLimited | Unavailable> =>
+      Effect.flatMap(Effect.mapError(rates.take(key.id, key.rpm), limitsDown), (rate) => {
         x.rate = { limit: rate.limit, remaining: rate.remaining }
         return rate.allowed
           ? Effect.void
@@ -171,10 +183,8 @@ export const makeEdge = (settings: EdgeSettings) =>
         Effect.map((body) => okResponse(body, x)),
       )
 
-    const pipeline = (request: Request, ip: string, x: Exchange): Effect.Effect<Response, ApiError> => {
-      const path = pathOf(request.url)
-      const endpoint = path === QUOTE_PATH ? "quote" : path === SWAP_PATH ? "swap" : undefined
-      if (endpoint === undefined) return Effect.fail(new NotFound({ path: path.length > 200 ? `${path.slice(0, 200)}…` : path }))
+    const pipeline = (request: Request, ip: string, path: string, endpoint: EndpointLabel, x: Exchange): Effect.Effect<Response, ApiError> => {
+      if (endpoint === "other") return Effect.fail(new NotFound({ path: path.length > 200 ? `${path.slice(0, 200)}…` : path }))
       if (disabled) return Effect.fail(new ApiDisabled())
       if (request.method !== "POST") return Effect.fail(new MethodNotAllowed({ method: request.method }))
       const admitted = checkDeclaredLength(request.headers).pipe(
@@ -182,7 +192,7 @@ export const makeEdge = (settings: EdgeSettings) =>
         Effect.tap((key) => admitRate(key, x)),
         Effect.flatMap((key) =>
           Effect.mapError(inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x)), (e) =>
-            e._tag === "InFlightFull" ? new ConcurrencyLimited({ max: e.max }) : e)),
+            e._tag === "InFlightFull" ? new ConcurrencyLimited({ max: e.max }) : e._tag === "LimitStoreUnavailable" ? limitsDown(e) : e)),
       )
       return Effect.mapError(serverSlots.withSlot("server", settings.maxInFlight, admitted), (e) =>
         e._tag === "InFlightFull" ? new Overloaded({ retryAfterSeconds: 1 }) : e)
@@ -206,8 +216,14 @@ export const makeEdge = (settings: EdgeSettings) =>
 
     const handle = (request: Request, ip: string): Effect.Effect<Response> =>
       Effect.suspend(() => {
-        const x: Exchange = { requestId: randomUUID(), rate: undefined }
-        return Effect.catchAllCause(pipeline(request, ip, x), (cause) => logged(request, x, cause))
+        const started = performance.now()
+        const x: Exchange = { requestId: randomUUID(), rate: undefined, code: "OK" }
+        const path = pathOf(request.url)
+        const endpoint: EndpointLabel = path === QUOTE_PATH ? "quote" : path === SWAP_PATH ? "swap" : "other"
+        return Effect.catchAllCause(pipeline(request, ip, path, endpoint, x), (cause) => logged(request, x, cause)).pipe(
+          Effect.tap((response) => observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)),
+          Effect.annotateLogs("requestId", x.requestId),
+        )
       })
 
     return {

@@ -19,9 +19,13 @@
 //   Effect runtime running it.
 // Everything behind the router is Effect: services, typed errors, scoped
 // resources; the same edge can be mounted behind HttpRouter (the bench does).
-import { Cause, Context, Data, Effect, Exit, FiberRef, Layer, Runtime, Scope } from "effect"
-import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits, type ApiKeysShape, type KeyStoreError } from "../access/index.ts"
+import { Cause, Context, Data, Effect, Exit, FiberRef, Layer, Option, Runtime, Scope } from "effect"
+import { ApiKeys, BadKeyLimits, InFlight, makeAccessLimits, makeApiKeys, RateLimits, type ApiKeysShape, type KeyStoreError } from "../access/index.ts"
 import { AppConfig, type AppConfigShape, type ConfigurationError } from "../config.ts"
+import { MarketState } from "../market/index.ts"
+import { AdminServeError, serveAdmin, type AdminServer } from "../ops/admin.ts"
+import { LoggingLive, type LogSink } from "../ops/logging.ts"
+import { clientAddress, normalizeAddress } from "./client-ip.ts"
 import { BASE_PATH, makeEdge, type Edge } from "./edge.ts"
 import { errorBody, Internal, renderError } from "./errors.ts"
 import { SwapPrograms } from "./programs.ts"
@@ -37,6 +41,8 @@ export interface ApiServerShape {
   readonly baseUrl: string
   /** switches every endpoint to 404 API_DISABLED, or back */
   readonly setDisabled: (disabled: boolean) => Effect.Effect<void>
+  /** the admin listener (/metrics, /health), when ADMIN_PORT is set */
+  readonly admin?: AdminServer
 }
 
 export class ApiServer extends Context.Tag("api/ApiServer")<ApiServer, ApiServerShape>() {}
@@ -45,6 +51,8 @@ export interface ServeOptions {
   readonly host: string
   readonly port: number
   readonly shutdownTimeoutMs: number
+  /** proxies whose X-Forwarded-For names the client (none: the TCP peer is the client) */
+  readonly trustedProxies?: ReadonlySet<string>
 }
 
 /**
@@ -56,6 +64,9 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
     const run = Runtime.runPromise(runtime)
+    const trusted = new Set([...(options.trustedProxies ?? [])].map(normalizeAddress))
+    const clientOf = (request: Request, peer: string) =>
+      trusted.size === 0 ? peer : clientAddress(peer, request.headers.get("x-forwarded-for"), trusted)
     const server = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
@@ -68,7 +79,7 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
             // the edge refuses bodies over 16 KB with the spec's envelope, before reading them;
             // Bun's own limit (a bare 413) must not answer first
             maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-            fetch: (request, srv) => run(edge.handle(request, srv.requestIP(request)?.address ?? "unknown"), { signal: request.signal }),
+            fetch: (request, srv) => run(edge.handle(request, clientOf(request, srv.requestIP(request)?.address ?? "unknown")), { signal: request.signal }),
             error: () => {
               const requestId = crypto.randomUUID()
               const rendered = renderError(new Internal({}))
@@ -105,29 +116,45 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
   })
 
 /**
- * The edge with its own access services (key store, limits) over the given
- * configuration; the programs come from the context.
+ * The edge with its own access services (key store, limits: in process, or
+ * shared through Redis when REDIS_URL is set) over the given configuration, and
+ * the admin listener when ADMIN_PORT is set; the programs come from the context
+ * (and the market, for health and metrics, when the context has one).
+ * Closing the scope stops the admin listener, stops accepting, lets requests in
+ * flight finish, gives back their shared slots, then closes Redis and the key store.
  */
-export const makeApiServer = (config: AppConfigShape): Effect.Effect<{ server: ApiServerShape; keys: ApiKeysShape }, KeyStoreError | ServeError, SwapPrograms | Scope.Scope> =>
+export const makeApiServer = (
+  config: AppConfigShape,
+): Effect.Effect<{ server: ApiServerShape; keys: ApiKeysShape }, KeyStoreError | ServeError | AdminServeError, SwapPrograms | Scope.Scope> =>
   Effect.gen(function* () {
     // handlers run on the runtime captured below, so it carries the log level
     yield* Effect.locallyScoped(FiberRef.currentMinimumLogLevel, config.logLevel)
     const keys = yield* makeApiKeys(config.keyStore)
-    const rates = yield* makeTokenBuckets()
-    const badKeys = yield* makeTokenBuckets()
+    const limits = yield* makeAccessLimits(config.sharedLimits)
     const edge = yield* makeEdge(config).pipe(
       Effect.provideService(ApiKeys, keys),
-      Effect.provideService(RateLimits, rates),
-      Effect.provideService(BadKeyLimits, badKeys),
-      Effect.provideService(InFlight, makeInFlight()),
+      Effect.provideService(RateLimits, limits.rates),
+      Effect.provideService(BadKeyLimits, limits.badKeys),
+      Effect.provideService(InFlight, limits.inFlight),
     )
-    const server = yield* serveEdge(edge, config)
-    yield* Effect.logInfo(`API listening on ${server.baseUrl}${config.apiDisabled ? " (switched off: API_DISABLED)" : ""}`)
+    const api = yield* serveEdge(edge, config)
+    const market = yield* Effect.serviceOption(MarketState)
+    const admin = yield* Option.match(config.admin, {
+      onNone: () => Effect.succeed(undefined),
+      onSome: (listen) =>
+        serveAdmin(listen, { keys, limitStore: limits.store, market, marketStaleAfterMs: config.marketStaleAfterMs, checkTimeoutMs: config.keyStore.timeoutMs }),
+    })
+    const server: ApiServerShape = admin === undefined ? api : { ...api, admin }
+    const shared = Option.match(limits.store, { onNone: () => "in-process limits", onSome: (s) => `limits shared through Redis (${s.reachable() ? "reachable" : "unreachable"})` })
+    yield* Effect.logInfo(
+      `API listening on ${server.baseUrl}${config.apiDisabled ? " (switched off: API_DISABLED)" : ""}; ${keys.kind} key store; ${shared}` +
+        (admin === undefined ? "" : `; admin on ${admin.url} (/metrics, /health)`),
+    )
     return { server, keys }
   })
 
 /** The API server and its key store, from AppConfig; stops cleanly when released. */
-export const ApiServerLive: Layer.Layer<ApiServer | ApiKeys, KeyStoreError | ServeError, AppConfig | SwapPrograms> = Layer.scopedContext(
+export const ApiServerLive: Layer.Layer<ApiServer | ApiKeys, KeyStoreError | ServeError | AdminServeError, AppConfig | SwapPrograms> = Layer.scopedContext(
   Effect.gen(function* () {
     const config = yield* AppConfig
     const { server, keys } = yield* makeApiServer(config)
@@ -149,9 +176,13 @@ export interface RunningApi extends ApiServerShape {
 export const startApiServer = async (options: {
   readonly programs: Layer.Layer<SwapPrograms>
   readonly env: Readonly<Record<string, string | undefined>>
+  /** where log lines go, in LOG_FORMAT; when absent, Effect's default logger */
+  readonly log?: LogSink
 }): Promise<RunningApi> => {
   const scope = Effect.runSync(Scope.make())
-  const layer = ApiServerLive.pipe(Layer.provide(options.programs), Layer.provide(AppConfig.layerFrom(options.env)))
+  const config = AppConfig.layerFrom(options.env)
+  const api = ApiServerLive.pipe(Layer.provide(options.programs))
+  const layer = (options.log === undefined ? api : api.pipe(Layer.provide(LoggingLive(options.log)))).pipe(Layer.provide(config))
   const exit = await Effect.runPromiseExit(Layer.buildWithScope(layer, scope))
   if (Exit.isFailure(exit)) {
     await Effect.runPromise(Scope.close(scope, exit))
@@ -162,4 +193,4 @@ export const startApiServer = async (options: {
   return { ...server, keys: Context.get(exit.value, ApiKeys), stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
-export type { ConfigurationError }
+export type { AdminServeError, ConfigurationError }

@@ -1,7 +1,8 @@
 // The chain's JSON-RPC endpoint as a service: one viem public client over a
 // fallback list of URLs, checked against the expected chain id at start, with
-// batched reads through Multicall3 and every failure as a tagged RpcError.
-import { Context, Data, Effect, Layer } from "effect"
+// batched reads through Multicall3 and every failure as a tagged RpcError,
+// counted in rpc_errors_total by method and reason.
+import { Context, Data, Effect, Layer, Metric } from "effect"
 import {
   BaseError,
   CallExecutionError,
@@ -217,8 +218,15 @@ export const toRpcError = (method: string) => (cause: unknown): RpcError => {
   return new RpcError({ reason: "rpc", method, message })
 }
 
+/** Failed JSON-RPC requests (after the fallback over every URL), by method and reason. */
+export const rpcErrors = Metric.counter("rpc_errors_total", {
+  description: "JSON-RPC requests that failed after trying every endpoint, by method and reason",
+  incremental: true,
+})
+
 const attempt = <A>(method: string, f: () => Promise<A>): Effect.Effect<A, RpcError> =>
-  Effect.tryPromise({ try: f, catch: toRpcError(method) })
+  Effect.tapError(Effect.tryPromise({ try: f, catch: toRpcError(method) }), (e) =>
+    Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
 
 const chunk = <A>(items: readonly A[], size: number): A[][] => {
   const out: A[][] = []

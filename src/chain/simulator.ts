@@ -18,6 +18,8 @@ export interface SimulateExecute {
   readonly value: bigint
   /** the ERC-20 the executor pulls from the sender; undefined for native input */
   readonly pulls?: { readonly token: Address; readonly amount: bigint }
+  /** the head block, when the caller knows it (saves a round trip); read from the node otherwise */
+  readonly head?: { readonly number: bigint; readonly timestamp: bigint }
 }
 
 export type SimulationOutcome =
@@ -80,7 +82,7 @@ export const makeSimulator = (rpc: RpcService): SimulatorShape => {
 
   const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
     const stateOverrides = yield* overrides(params)
-    const latest = yield* rpc.getBlock()
+    const latest = params.head ?? (yield* rpc.getBlock())
     // the next block, as the transaction will be mined: gas and block.timestamp as then
     const result = yield* Effect.tryPromise({
       try: () =>

@@ -1,15 +1,17 @@
 // bun run serve [--manifest FILE]
 // The API alone, configured from the environment, and from a devnet manifest
-// for what the environment does not set. Runs until SIGINT/SIGTERM.
-import { BunRuntime } from "@effect/platform-bun"
-import { Effect, Either, Layer } from "effect"
-import { ApiServer, ApiServerLive } from "../api/index.ts"
-import { AppConfig } from "../config.ts"
+// for what the environment does not set; with ADMIN_PORT, the admin listener
+// (/metrics, /health); logs in LOG_FORMAT (JSON lines by default). Runs until
+// SIGINT/SIGTERM, then stops gracefully: no new connections, requests in flight
+// finish (up to SHUTDOWN_TIMEOUT_MS), shared slots are given back, connections
+// to Redis, Postgres and the chain are closed.
+import { Either } from "effect"
 import { readManifest, type Manifest } from "../devnet/index.ts"
 import { chainSettings } from "../swap/chain-settings.ts"
-import { livePrograms } from "../swap/live.ts"
+import { liveServices } from "../swap/live.ts"
 import { parseFlags } from "./args.ts"
 import { exitWithParent } from "./lifecycle.ts"
+import { runService } from "./service.ts"
 
 const USAGE = "usage: bun run serve [--manifest FILE]"
 
@@ -35,19 +37,5 @@ try {
 
 const settings = Either.getOrElse(chainSettings(process.env, manifest), (message) => fail(message))
 
-const announce = Layer.effectDiscard(
-  Effect.flatMap(ApiServer, (api) => Effect.sync(() => console.log(`API ready at ${api.baseUrl} (executor ${settings.executor})`))),
-)
-
 exitWithParent()
-BunRuntime.runMain(
-  Layer.launch(announce.pipe(Layer.provide(ApiServerLive), Layer.provide(AppConfig.layer), Layer.provide(livePrograms(settings)))).pipe(
-    Effect.catchAll((e) =>
-      Effect.sync(() => {
-        console.error(`error: ${"message" in e ? e.message : String(e)}`)
-        process.exitCode = 1
-      }),
-    ),
-  ),
-  { disablePrettyLogger: true },
-)
+runService(liveServices(settings), (api) => console.log(`API ready at ${api.baseUrl} (executor ${settings.executor})`))

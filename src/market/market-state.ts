@@ -238,7 +238,8 @@ export const makeMarketState = (config: MarketConfig) =>
     )
     yield* Effect.forkScoped(follow)
 
-    const snapshot = SubscriptionRef.get(ref).pipe(Effect.withSpan("MarketState.snapshot"))
+    // read on every request: no span (a span costs more than the read)
+    const snapshot = SubscriptionRef.get(ref)
 
     const staleness = Effect.gen(function* () {
       const snap = yield* SubscriptionRef.get(ref)
@@ -254,7 +255,7 @@ export const makeMarketState = (config: MarketConfig) =>
         consecutiveFailures: h.consecutiveFailures,
         lastError: h.lastError,
       } satisfies Staleness
-    }).pipe(Effect.withSpan("MarketState.staleness"))
+    })
 
     const awaitBlock = Effect.fn("MarketState.awaitBlock")(function* (blockNumber: bigint) {
       const found = yield* ref.changes.pipe(

@@ -1,8 +1,8 @@
 // The request programs over the real services: one RPC client, the market
 // actor, tokens, reference prices, the executor's settings, the sources and
 // the simulator, built once and shared by every request.
-import { Effect, Layer } from "effect"
-import { SwapPrograms } from "../api/programs.ts"
+import { Context, Effect, Layer } from "effect"
+import { SwapPrograms, type QuoteRequest } from "../api/programs.ts"
 import { ExecutorState } from "../chain/executor-state.ts"
 import { Rpc } from "../chain/rpc.ts"
 import { Simulator } from "../chain/simulator.ts"
@@ -12,6 +12,7 @@ import { externalSources, makeRouterAllowlist, routerSource, Sources } from "../
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "./chain-settings.ts"
 import { quoteProgram } from "./quote.ts"
+import { makeQuoteCache } from "./quote-cache.ts"
 import { swapProgram } from "./swap.ts"
 
 /** How often the market looks for a new block: Arc makes one about every half second. */
@@ -50,16 +51,31 @@ export const chainServices = (settings: ChainSettings) => {
   ).pipe(Layer.provideMerge(market), Layer.provideMerge(tokens), Layer.provideMerge(rpc))
 }
 
-/** SwapPrograms over live services: each request runs with the shared context. */
-export const livePrograms = (settings: ChainSettings) =>
+const programsLayer = (settings: ChainSettings) =>
   Layer.effect(
     SwapPrograms,
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc>()
+      const market = Context.get(context, MarketState)
+      const cache = makeQuoteCache()
+      // the own router's answer is a function of the block; an aggregator's may change within one
+      const cacheable = Context.get(context, Sources).length === 1
+      const quote = (request: QuoteRequest) => Effect.provide(quoteProgram(request), context)
       return {
         executor: settings.executor,
-        quote: (request) => Effect.provide(quoteProgram(request), context),
+        quote: (request) =>
+          !cacheable ? quote(request) : Effect.flatMap(market.snapshot, (snapshot) => {
+            const hit = cache.get(snapshot.blockNumber, request)
+            if (hit !== undefined) return Effect.succeed(hit)
+            return quote(request).pipe(Effect.tap((response) => cache.set(snapshot.blockNumber, request, response)))
+          }),
         swap: (request) => Effect.provide(swapProgram(request), context),
       }
     }),
-  ).pipe(Layer.provide(chainServices(settings)))
+  )
+
+/** SwapPrograms over live services: each request runs with the shared context. */
+export const livePrograms = (settings: ChainSettings) => programsLayer(settings).pipe(Layer.provide(chainServices(settings)))
+
+/** SwapPrograms and the chain services behind them (the market among them, for health and metrics). */
+export const liveServices = (settings: ChainSettings) => programsLayer(settings).pipe(Layer.provideMerge(chainServices(settings)))

@@ -104,6 +104,9 @@ export const swapProgram = (
         catch: (cause) => new Internal({ detail: `execute() could not be encoded: ${String(cause)}`, cause }),
       })
 
+    // the market has caught up with the head: its block is the one to simulate on top of
+    const snapshot = yield* (yield* MarketState).snapshot
+    const head = { number: snapshot.blockNumber, timestamp: snapshot.blockTimestamp }
     const simulate = (data: Hex) =>
       simulator
         .simulateExecute({
@@ -111,6 +114,7 @@ export const swapProgram = (
           executor,
           data,
           value,
+          head,
           ...(approval !== null ? { pulls: { token: priced.tokenIn.erc20Address, amount: request.amountIn } } : {}),
         })
         .pipe(

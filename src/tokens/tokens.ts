@@ -112,6 +112,9 @@ const PROBE_ABI = parseAbi(["function probe(address token, address to, uint256 a
 export const PROBE_RECEIVER: Address = "0x7e57000000000000000000000000000000007e57"
 
 const YEAR = 365n * 24n * 60n * 60n
+const ROUTABLE: Routability = { routable: true }
+/** addresses as clients send them: bounded, cleared when full */
+const NORMALIZED_CACHE_SIZE = 10_000
 
 const USDC_METADATA: TokenMetadata = {
   address: getAddress(USDC_ERC20_ADDRESS),
@@ -152,7 +155,8 @@ export const makeTokens = (config: TokensConfig = {}) =>
     const horizon = config.rebaseHorizonSeconds ?? YEAR
     const probeCode = ownArtifact("TokenTransferProbe").deployedBytecode
     const metadataCache = yield* Ref.make(new Map<string, TokenMetadata>([[USDC_ERC20_ADDRESS, USDC_METADATA]]))
-    const routabilityCache = yield* Ref.make(new Map<string, Routability>())
+    // written only by this service; a plain map so a cached answer costs no effect
+    const routabilityCache = new Map<string, Routability>()
 
     const metadataMany = Effect.fn("Tokens.metadataMany")(function* (tokens: readonly Address[]) {
       const cached = yield* Ref.get(metadataCache)
@@ -187,7 +191,9 @@ export const makeTokens = (config: TokensConfig = {}) =>
       return all.get(token.toLowerCase())!
     })
 
-    const normalize = Effect.fn("Tokens.normalize")(function* (address: string) {
+    // answers already given, by the address exactly as sent: the hot path of every request
+    const normalized = new Map<string, NormalizedToken>()
+    const normalizeUncached = Effect.fn("Tokens.normalize")(function* (address: string) {
       if (isNativePlaceholder(address)) {
         return {
           input: address,
@@ -202,6 +208,14 @@ export const makeTokens = (config: TokensConfig = {}) =>
       const meta = yield* metadata(token)
       return { input: token, native: false, erc20Address: meta.address, scale: 1n, decimals: meta.decimals, symbol: meta.symbol } satisfies NormalizedToken
     })
+    const normalize = (address: string): Effect.Effect<NormalizedToken, TokenError | RpcError> => {
+      const hit = normalized.get(address)
+      if (hit !== undefined) return Effect.succeed(hit)
+      return Effect.tap(normalizeUncached(address), (answer) => {
+        if (normalized.size >= NORMALIZED_CACHE_SIZE) normalized.clear()
+        normalized.set(address, answer)
+      })
+    }
 
     const check = (token: Address, holders: readonly Address[]) =>
       Effect.gen(function* () {
@@ -276,20 +290,22 @@ export const makeTokens = (config: TokensConfig = {}) =>
         return { routable: true } satisfies Routability
       })
 
-    const routability = Effect.fn("Tokens.routability")(function* (
+    const routabilityUncached = Effect.fn("Tokens.routability")(function* (
       token: Address,
       options?: { readonly holders?: readonly Address[] },
     ) {
-      if (isUsdc(token)) return { routable: true } satisfies Routability
       const key = token.toLowerCase()
-      const hit = (yield* Ref.get(routabilityCache)).get(key)
-      if (hit !== undefined) return hit
       const answer: Routability = yield* check(getAddress(token), options?.holders ?? [])
       if (answer.routable || answer.reason !== "unverified") {
-        yield* Ref.update(routabilityCache, (m) => new Map(m).set(key, answer))
+        routabilityCache.set(key, answer)
       }
       return answer
     })
+    const routability = (token: Address, options?: { readonly holders?: readonly Address[] }): Effect.Effect<Routability, RpcError> => {
+      if (isUsdc(token)) return Effect.succeed(ROUTABLE)
+      const hit = routabilityCache.get(token.toLowerCase())
+      return hit !== undefined ? Effect.succeed(hit) : routabilityUncached(token, options)
+    }
 
     return { metadata, metadataMany, normalize, routability } satisfies TokensService
   })

@@ -18,11 +18,14 @@ export interface TestApi extends RunningApi {
 export const startTestApi = async (options: {
   programs?: Layer.Layer<SwapPrograms>
   env?: Record<string, string>
+  /** receives the server's log lines (LOG_FORMAT); default: Effect's logger */
+  log?: (line: string) => void
 } = {}): Promise<TestApi> => {
   const dir = mkdtempSync(join(tmpdir(), "api-test-"))
   const api = await startApiServer({
     programs: options.programs ?? syntheticPrograms(),
     env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error", ...options.env },
+    ...(options.log !== undefined ? { log: options.log } : {}),
   })
   return {
     ...api,
