@@ -13,15 +13,10 @@ import type { Route, RouteHop } from "../src/chain/route-encoding.ts"
 import { devnetClient } from "../src/devnet/clients.ts"
 import { startDevnet } from "../src/devnet/devnet.ts"
 import { testAccounts } from "../src/devnet/accounts.ts"
+import type { Measurement } from "./measurement.ts"
 
-export interface GasMeasurement {
-  readonly name: string
-  readonly value: number
-  readonly unit: string
-  readonly target?: string
-  readonly met?: boolean
-  readonly note?: string
-}
+/** A row of the bench table (bench/measurement.ts). */
+export type GasMeasurement = Measurement
 
 const ROUNDS = 5
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
