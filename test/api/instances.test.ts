@@ -40,7 +40,7 @@ afterAll(async () => {
 })
 
 const keysCli = async (args: string[], over: Record<string, string | undefined> = {}) => {
-  const proc = Bun.spawn(["bun", "run", "--silent", "keys", ...args], {
+  const proc = Bun.spawn([process.execPath, "run", "--silent", "keys", ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: env.DATABASE_URL, KEY_HASH_SECRET: env.KEY_HASH_SECRET, ...over },
     stdout: "pipe",

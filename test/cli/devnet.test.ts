@@ -23,7 +23,7 @@ const tempDir = () => {
 }
 
 const spawnDevnet = (args: string[]) => {
-  const proc = Bun.spawn(["bun", "run", "devnet", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" })
+  const proc = Bun.spawn([process.execPath, "run", "devnet", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" })
   procs.push(proc)
   return proc
 }

@@ -15,7 +15,7 @@ let server: RunningApi
 const keysCli = async (...args: string[]) => {
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: databaseUrl }
   delete env.KEY_HASH_SECRET
-  const proc = Bun.spawn(["bun", "run", "--silent", "keys", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" })
+  const proc = Bun.spawn([process.execPath, "run", "--silent", "keys", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" })
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited])
   return { stdout, stderr, code }
 }

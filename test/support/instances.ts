@@ -22,7 +22,7 @@ export interface Instance {
 
 export const startInstance = async (env: Record<string, string>, timeoutMs = 15_000): Promise<Instance> => {
   const childEnv: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "warn", ...env }
-  const proc = Bun.spawn(["bun", SCRIPT], { env: childEnv, stdout: "pipe", stderr: "pipe" })
+  const proc = Bun.spawn([process.execPath, SCRIPT], { env: childEnv, stdout: "pipe", stderr: "pipe" })
   const lines: string[] = []
   let errText = ""
   void (async () => {
