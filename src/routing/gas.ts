@@ -1,27 +1,30 @@
 // The gas model of a route through the route executor. Every constant lives
-// here. They are first estimates from the pools' and the executor's code paths
-// (cold storage reads/writes, token transfers, calls) and are calibrated later
-// against the executor on chain: measure execute(...) for one-hop, multi-hop
-// and split routes per pool kind and fit these numbers.
+// here. Base, per-split and per-hop figures are a least-squares fit to the gas
+// of execute(...) simulated on the devnet for 120 routes of the default
+// scenario (every pair of its six routable tokens at $10 to $200,000: one- and
+// two-hop, one to four splits, V2/V3/V4): mean absolute error about 9k gas.
+// The per-tick figures are estimates from the pools' code paths (tick storage
+// update, bitmap reads); the fitted hop figures already hold the few crossings
+// typical of those routes.
 import type { Dex } from "../market/types.ts"
 
 export const GAS = {
   /** intrinsic transaction gas, executor entry and checks, pulling tokenIn, paying tokenOut and fees */
-  base: 110_000,
+  base: 64_000,
   /** each split: share arithmetic, loop and route decoding */
-  perSplit: 6_000,
+  perSplit: 5_000,
   /** a V2 hop: transfer into the pair, swap (two balance reads, reserves write, transfer out) */
-  v2Hop: 62_000,
+  v2Hop: 81_000,
   /** a V3 hop: pool call, callback payment, slot0 and liquidity writes */
-  v3Hop: 78_000,
+  v3Hop: 88_000,
   /** each initialized tick a V3 swap crosses (tick storage update, bitmap reads) */
   v3TickCrossed: 24_000,
   /** a V4 hop inside the PoolManager (no token transfer per hop) */
-  v4Hop: 48_000,
+  v4Hop: 63_000,
   /** each initialized tick a V4 swap crosses */
   v4TickCrossed: 18_000,
   /** once per route touching V4: unlock, settle and take */
-  v4Session: 45_000,
+  v4Session: 28_000,
 } as const
 
 /** Gas of one hop through a pool of this kind crossing `ticksCrossed` initialized ticks. */
