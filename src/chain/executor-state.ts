@@ -18,6 +18,8 @@ export interface ExecutorStateShape {
   readonly address: Address
   /** the settings at the latest block read; fails only before the first successful read */
   readonly settings: Effect.Effect<ExecutorSettings, RpcError>
+  /** the settings at the latest block read, without an effect; undefined before the first read */
+  readonly current: () => ExecutorSettings | undefined
 }
 
 const EXECUTOR_ABI = parseAbi([
@@ -34,6 +36,7 @@ const makeExecutorState = (address: Address) =>
     const rpc = yield* Rpc
     const market = yield* MarketState
     const current = yield* Ref.make(Option.none<ExecutorSettings>())
+    let latest: ExecutorSettings | undefined
 
     const load = (blockNumber: bigint) =>
       Effect.gen(function* () {
@@ -47,7 +50,8 @@ const makeExecutorState = (address: Address) =>
         if (!fee.success || !paused.success) {
           return yield* new RpcError({ reason: "revert", method: "RouteExecutor.protocolFeeBps", message: `no route executor answers at ${address}` })
         }
-        yield* Ref.set(current, Option.some({ address, protocolFeeBps: Number(fee.value), paused: paused.value, blockNumber }))
+        latest = { address, protocolFeeBps: Number(fee.value), paused: paused.value, blockNumber }
+        yield* Ref.set(current, Option.some(latest))
       })
 
     const first = yield* market.snapshot
@@ -76,5 +80,5 @@ const makeExecutorState = (address: Address) =>
         }),
       ),
     )
-    return { address, settings } satisfies ExecutorStateShape
+    return { address, settings, current: () => latest } satisfies ExecutorStateShape
   })

@@ -87,6 +87,8 @@ export interface MarketStateService {
   /** the first snapshot at or after `blockNumber` (waits for it; add a timeout) */
   readonly awaitBlock: (blockNumber: bigint) => Effect.Effect<MarketSnapshot>
   readonly staleness: Effect.Effect<Staleness>
+  /** the latest snapshot and whether refreshing it is failing, read without an effect (the quote's hot path) */
+  readonly current: () => { readonly snapshot: MarketSnapshot; readonly failing: boolean; readonly sinceSuccessMs: number }
   /** discovered pools that are not published, by id, with the reason */
   readonly excluded: Effect.Effect<ReadonlyMap<string, string>>
   /** the half-width of the tick window (ticks) */
@@ -205,6 +207,8 @@ export const makeMarketState = (config: MarketConfig) =>
     })
 
     let world = initial
+    // mirrors `health` for readers that take no effect
+    let healthNow = { lastSuccessAt: startedAt, consecutiveFailures: 0 }
     const poll = Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       if (head !== world.block) {
@@ -217,6 +221,7 @@ export const makeMarketState = (config: MarketConfig) =>
       }
       const now = yield* Clock.currentTimeMillis
       const before = yield* Ref.getAndSet(health, { lastSuccessAt: now, consecutiveFailures: 0, lastError: Option.none() })
+      healthNow = { lastSuccessAt: now, consecutiveFailures: 0 }
       if (before.consecutiveFailures > 0) {
         yield* Effect.logInfo(`MarketState: chain reachable again after ${before.consecutiveFailures} failed attempts, at block ${world.block}`)
       }
@@ -226,6 +231,7 @@ export const makeMarketState = (config: MarketConfig) =>
       Effect.tapError((error) =>
         Effect.gen(function* () {
           const h = yield* Ref.updateAndGet(health, (h) => ({ ...h, consecutiveFailures: h.consecutiveFailures + 1, lastError: Option.some(error) }))
+          healthNow = { lastSuccessAt: h.lastSuccessAt, consecutiveFailures: h.consecutiveFailures }
           const message = `MarketState: ${error.method} failed (${error.reason}): ${error.message}; serving block ${world.block}`
           // the first failure of a run is a warning, the retries that follow are debug noise
           yield* h.consecutiveFailures === 1 ? Effect.logWarning(message) : Effect.logDebug(message)
@@ -270,6 +276,11 @@ export const makeMarketState = (config: MarketConfig) =>
       changes: ref.changes,
       awaitBlock,
       staleness,
+      current: () => ({
+        snapshot: world.snapshot,
+        failing: healthNow.consecutiveFailures > 0,
+        sinceSuccessMs: Date.now() - healthNow.lastSuccessAt,
+      }),
       excluded: Ref.get(excludedRef),
       tickWindow: halfWidth,
     } satisfies MarketStateService

@@ -24,6 +24,8 @@ export interface ReferencePricesShape {
   readonly usdPrice: (token: Address) => Effect.Effect<UsdPrice | undefined>
   /** all prices at once, for a request that needs several */
   readonly all: Effect.Effect<ReadonlyMap<string, UsdPrice>>
+  /** the same, without an effect (the quote's hot path) */
+  readonly current: () => ReadonlyMap<string, UsdPrice>
 }
 
 export class ReferencePrices extends Context.Tag("pricing/ReferencePrices")<ReferencePrices, ReferencePricesShape>() {
@@ -41,6 +43,7 @@ const makeReferencePrices = (feeds: readonly PriceFeedConfig[], refresh: Duratio
   Effect.gen(function* () {
     const rpc = yield* Rpc
     const prices = yield* Ref.make<ReadonlyMap<string, UsdPrice>>(new Map())
+    let latest: ReadonlyMap<string, UsdPrice> = new Map()
 
     const load: Effect.Effect<void, RpcError> = Effect.gen(function* () {
       if (feeds.length === 0) return
@@ -59,6 +62,7 @@ const makeReferencePrices = (feeds: readonly PriceFeedConfig[], refresh: Duratio
         if (answer <= 0n) return
         next.set(f.token.toLowerCase(), { answer, decimals: Number(decimals.value), updatedAt })
       })
+      latest = next
       yield* Ref.set(prices, next)
     })
 
@@ -73,6 +77,7 @@ const makeReferencePrices = (feeds: readonly PriceFeedConfig[], refresh: Duratio
     return {
       usdPrice: (token: Address) => Effect.map(Ref.get(prices), (m) => m.get(token.toLowerCase())),
       all: Ref.get(prices),
+      current: () => latest,
     } satisfies ReferencePricesShape
   })
 

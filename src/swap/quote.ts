@@ -6,7 +6,7 @@ import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/er
 import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
 import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import { MarketState } from "../market/index.ts"
+import { MarketState, type MarketSnapshot } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
 import { countSource, rankRoutes, Sources, type SourceRoute } from "../sources/index.ts"
 import { checksum, Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
@@ -52,9 +52,89 @@ const requireRoutable = (tokens: Tokens["Type"], field: "tokenIn" | "tokenOut", 
     Effect.flatMap((r) =>
       r.routable
         ? Effect.void
-        : Effect.fail(new NoRoute({ message: `${field}: ${token.symbol} cannot be routed (${r.reason})` })),
+        : Effect.fail(notRoutable(field, token, r.reason)),
     ),
   )
+
+/** What a request is priced with, once its tokens are known and checked. */
+interface Inputs {
+  readonly tokenIn: NormalizedToken
+  readonly tokenOut: NormalizedToken
+  readonly snapshot: MarketSnapshot
+  readonly settings: ExecutorSettings
+  readonly priceMap: ReadonlyMap<string, UsdPrice>
+  /** amountIn in the ERC-20 units the pools take */
+  readonly poolAmountIn: bigint
+}
+
+const sameToken = () => new InvalidRequest({ message: "tokenOut: the same token as tokenIn (nothing to swap)" })
+const notRoutable = (field: "tokenIn" | "tokenOut", token: NormalizedToken, reason: string) =>
+  new NoRoute({ message: `${field}: ${token.symbol} cannot be routed (${reason})` })
+const staleMarket = (ms: number) => unavailable(`market state is ${ms} ms stale`)
+// native input goes down the route in whole ERC-20 units; the executor refunds the rest
+const belowOneUnit = (token: NormalizedToken) =>
+  new NoRoute({ message: `amountIn: less than one unit of ${token.symbol} at 6 decimals reaches the pools` })
+
+/**
+ * The inputs from what the services already hold, with no effect: the path of
+ * nearly every request once its tokens have been seen. Undefined when anything
+ * is not known yet (then gatherInputs reads it); a QuoteError when the request
+ * is refused.
+ */
+const knownInputs = (
+  tokens: Tokens["Type"],
+  market: MarketState["Type"],
+  executor: ExecutorState["Type"],
+  prices: ReferencePrices["Type"],
+  request: QuoteRequest,
+): Inputs | QuoteError | undefined => {
+  const tokenIn = tokens.known.normalize(request.tokenIn)
+  const tokenOut = tokens.known.normalize(request.tokenOut)
+  if (tokenIn === undefined || tokenOut === undefined) return undefined
+  if (tokenIn.erc20Address === tokenOut.erc20Address) return sameToken()
+  const now = market.current()
+  if (now.failing && now.sinceSuccessMs > MAX_STALENESS_MS) return staleMarket(now.sinceSuccessMs)
+  const routableIn = tokens.known.routability(tokenIn.erc20Address)
+  const routableOut = tokens.known.routability(tokenOut.erc20Address)
+  if (routableIn === undefined || routableOut === undefined) return undefined
+  if (!routableIn.routable) return notRoutable("tokenIn", tokenIn, routableIn.reason)
+  if (!routableOut.routable) return notRoutable("tokenOut", tokenOut, routableOut.reason)
+  const poolAmountIn = request.amountIn / tokenIn.scale
+  if (poolAmountIn === 0n) return belowOneUnit(tokenIn)
+  const settings = executor.current()
+  if (settings === undefined) return undefined
+  return { tokenIn, tokenOut, snapshot: now.snapshot, settings, priceMap: prices.current(), poolAmountIn }
+}
+
+/** The inputs, reading from the chain what is not known yet (a token's first request, say). */
+const gatherInputs = (
+  tokens: Tokens["Type"],
+  market: MarketState["Type"],
+  executor: ExecutorState["Type"],
+  prices: ReferencePrices["Type"],
+  request: QuoteRequest,
+): Effect.Effect<Inputs, QuoteError> =>
+  Effect.gen(function* () {
+    const tokenIn = yield* normalize(tokens, "tokenIn", request.tokenIn)
+    const tokenOut = yield* normalize(tokens, "tokenOut", request.tokenOut)
+    if (tokenIn.erc20Address === tokenOut.erc20Address) return yield* sameToken()
+
+    const staleness = yield* market.staleness
+    if (staleness.failing && staleness.sinceSuccessMs > MAX_STALENESS_MS) return yield* staleMarket(staleness.sinceSuccessMs)
+    const snapshot = yield* market.snapshot
+
+    // tokens that tax, rebase or restrict transfers are never routed; the pools holding them are the holders to probe
+    const holdersOf = (token: Address) => (snapshot.poolsByToken.get(token.toLowerCase()) ?? []).filter((id) => id.length === 42) as Address[]
+    yield* requireRoutable(tokens, "tokenIn", tokenIn, holdersOf(tokenIn.erc20Address))
+    yield* requireRoutable(tokens, "tokenOut", tokenOut, holdersOf(tokenOut.erc20Address))
+
+    const poolAmountIn = request.amountIn / tokenIn.scale
+    if (poolAmountIn === 0n) return yield* belowOneUnit(tokenIn)
+
+    const settings = yield* executor.settings.pipe(Effect.catchTag("RpcError", (e) => Effect.fail(unavailable(e.message))))
+    const priceMap = yield* prices.all
+    return { tokenIn, tokenOut, snapshot, settings, priceMap, poolAmountIn }
+  })
 
 /**
  * Prices a request with every source at once (the own router and each external aggregator,
@@ -72,32 +152,10 @@ export const priceCandidates = (
     const executor = yield* ExecutorState
     const sources = yield* Sources
 
-    // cached after the first request for a token: sequential costs less than forking
-    const tokenIn = yield* normalize(tokens, "tokenIn", request.tokenIn)
-    const tokenOut = yield* normalize(tokens, "tokenOut", request.tokenOut)
-    if (tokenIn.erc20Address === tokenOut.erc20Address) {
-      return yield* new InvalidRequest({ message: "tokenOut: the same token as tokenIn (nothing to swap)" })
-    }
+    const known = knownInputs(tokens, market, executor, prices, request)
+    const { tokenIn, tokenOut, snapshot, settings, priceMap, poolAmountIn } =
+      known === undefined ? yield* gatherInputs(tokens, market, executor, prices, request) : "_tag" in known ? yield* Effect.fail(known) : known
 
-    const staleness = yield* market.staleness
-    if (staleness.failing && staleness.sinceSuccessMs > MAX_STALENESS_MS) {
-      return yield* unavailable(`market state is ${staleness.sinceSuccessMs} ms stale`)
-    }
-    const snapshot = yield* market.snapshot
-
-    // tokens that tax, rebase or restrict transfers are never routed; the pools holding them are the holders to probe
-    const holdersOf = (token: Address) => (snapshot.poolsByToken.get(token.toLowerCase()) ?? []).filter((id) => id.length === 42) as Address[]
-    yield* requireRoutable(tokens, "tokenIn", tokenIn, holdersOf(tokenIn.erc20Address))
-    yield* requireRoutable(tokens, "tokenOut", tokenOut, holdersOf(tokenOut.erc20Address))
-
-    // native input goes down the route in whole ERC-20 units; the executor refunds the rest
-    const poolAmountIn = request.amountIn / tokenIn.scale
-    if (poolAmountIn === 0n) {
-      return yield* new NoRoute({ message: `amountIn: less than one unit of ${tokenIn.symbol} at 6 decimals reaches the pools` })
-    }
-
-    const settings = yield* executor.settings.pipe(Effect.catchTag("RpcError", (e) => Effect.fail(unavailable(e.message))))
-    const priceMap = yield* prices.all
     const priceOf = (address: Address): UsdPrice | undefined =>
       priceMap.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase() ? ONE_DOLLAR : undefined)
     const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase()

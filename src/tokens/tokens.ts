@@ -98,6 +98,11 @@ export interface TokensService {
     token: Address,
     options?: { readonly holders?: readonly Address[] },
   ) => Effect.Effect<Routability, RpcError>
+  /** answers already known, without an effect (the quote's hot path): undefined until first asked */
+  readonly known: {
+    readonly normalize: (address: string) => NormalizedToken | undefined
+    readonly routability: (token: Address) => Routability | undefined
+  }
 }
 
 const ERC20_ABI = parseAbi([
@@ -307,7 +312,12 @@ export const makeTokens = (config: TokensConfig = {}) =>
       return hit !== undefined ? Effect.succeed(hit) : routabilityUncached(token, options)
     }
 
-    return { metadata, metadataMany, normalize, routability } satisfies TokensService
+    const known = {
+      normalize: (address: string) => normalized.get(address),
+      routability: (token: Address) => (isUsdc(token) ? ROUTABLE : routabilityCache.get(token.toLowerCase())),
+    }
+
+    return { metadata, metadataMany, normalize, routability, known } satisfies TokensService
   })
 
 export class Tokens extends Context.Tag("tokens/Tokens")<Tokens, TokensService>() {
