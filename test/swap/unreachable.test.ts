@@ -75,4 +75,14 @@ test("an unreachable node: /swap answers simulated false with tx.gas null, /quot
   const quote = await post("quote", request)
   expect(quote.status).toBe(200)
   expect(quote.body.amountOut).toBe(before.body.amountOut)
+
+  // a token never seen before must be read from the chain: routing is briefly unavailable
+  const res = await fetch(`${api.baseUrl}/quote`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ tokenIn: m.tokens.WETH!.address, tokenOut: m.tokens.cirBTC!.address, amountIn: "1000000000000000000" }),
+  })
+  expect(res.status).toBe(503)
+  expect(((await res.json()) as any).error.code).toBe("UNAVAILABLE")
+  expect(res.headers.get("retry-after")).not.toBeNull()
 })
