@@ -92,7 +92,7 @@ export interface TokensService {
   /**
    * Whether the token may be routed, from simulated transfers out of and back into a holder
    * (one of `holders`, e.g. the pools holding it) and a balance read a year ahead. USDC is
-   * always routable. Answers are cached per token, except "unverified".
+   * always routable. Answers are cached per token for ten minutes, except "unverified".
    */
   readonly routability: (
     token: Address,
@@ -118,6 +118,8 @@ export const PROBE_RECEIVER: Address = "0x7e57000000000000000000000000000000007e
 
 const YEAR = 365n * 24n * 60n * 60n
 const ROUTABLE: Routability = { routable: true }
+/** how long a token's routability answer is trusted before it is checked again */
+const ROUTABILITY_TTL_MS = 10 * 60 * 1000
 /** addresses as clients send them: bounded, cleared when full */
 const NORMALIZED_CACHE_SIZE = 10_000
 
@@ -161,7 +163,15 @@ export const makeTokens = (config: TokensConfig = {}) =>
     const probeCode = ownArtifact("TokenTransferProbe").deployedBytecode
     const metadataCache = yield* Ref.make(new Map<string, TokenMetadata>([[USDC_ERC20_ADDRESS, USDC_METADATA]]))
     // written only by this service; a plain map so a cached answer costs no effect
-    const routabilityCache = new Map<string, Routability>()
+    const routabilityCache = new Map<string, { readonly answer: Routability; readonly until: number }>()
+    // a token can change (an upgradeable proxy that starts taxing): answers are checked again after a while
+    const cachedRoutability = (key: string): Routability | undefined => {
+      const hit = routabilityCache.get(key)
+      if (hit === undefined) return undefined
+      if (Date.now() < hit.until) return hit.answer
+      routabilityCache.delete(key)
+      return undefined
+    }
 
     const metadataMany = Effect.fn("Tokens.metadataMany")(function* (tokens: readonly Address[]) {
       const cached = yield* Ref.get(metadataCache)
@@ -302,19 +312,19 @@ export const makeTokens = (config: TokensConfig = {}) =>
       const key = token.toLowerCase()
       const answer: Routability = yield* check(getAddress(token), options?.holders ?? [])
       if (answer.routable || answer.reason !== "unverified") {
-        routabilityCache.set(key, answer)
+        routabilityCache.set(key, { answer, until: Date.now() + ROUTABILITY_TTL_MS })
       }
       return answer
     })
     const routability = (token: Address, options?: { readonly holders?: readonly Address[] }): Effect.Effect<Routability, RpcError> => {
       if (isUsdc(token)) return Effect.succeed(ROUTABLE)
-      const hit = routabilityCache.get(token.toLowerCase())
+      const hit = cachedRoutability(token.toLowerCase())
       return hit !== undefined ? Effect.succeed(hit) : routabilityUncached(token, options)
     }
 
     const known = {
       normalize: (address: string) => normalized.get(address),
-      routability: (token: Address) => (isUsdc(token) ? ROUTABLE : routabilityCache.get(token.toLowerCase())),
+      routability: (token: Address) => (isUsdc(token) ? ROUTABLE : cachedRoutability(token.toLowerCase())),
     }
 
     return { metadata, metadataMany, normalize, routability, known } satisfies TokensService
