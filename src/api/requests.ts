@@ -83,27 +83,30 @@ export const parseAmount = (u: unknown): Either.Either<bigint, string> => {
 
 const AmountField = fieldOf(Schema.BigIntFromSelf, parseAmount)
 
-const integerIn = (min: number, max: number) =>
-  fieldOf(Schema.Number, (u) =>
-    typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
-      ? Either.right(u)
-      : Either.left(`must be an integer from ${min} to ${max}, got ${describeValue(u)}`))
+const parseIntegerIn = (min: number, max: number) => (u: unknown): Either.Either<number, string> =>
+  typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
+    ? Either.right(u)
+    : Either.left(`must be an integer from ${min} to ${max}, got ${describeValue(u)}`)
+const parseFeeBps = parseIntegerIn(0, 100)
+const parseSlippageBps = parseIntegerIn(0, 2000)
 
-const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), (u): Either.Either<typeof CHAIN_ID, string> =>
-  u === CHAIN_ID ? Either.right(CHAIN_ID) : Either.left(`must be ${CHAIN_ID} when sent, got ${describeValue(u)}`))
+const parseChainId = (u: unknown): Either.Either<typeof CHAIN_ID, string> =>
+  u === CHAIN_ID ? Either.right(CHAIN_ID) : Either.left(`must be ${CHAIN_ID} when sent, got ${describeValue(u)}`)
+const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), parseChainId)
 
-const DeadlineField = fieldOf(Schema.Number, (u) =>
+const parseDeadline = (u: unknown): Either.Either<number, string> =>
   typeof u === "number" && Number.isSafeInteger(u)
     ? Either.right(u)
-    : Either.left(`must be an integer number of Unix seconds, got ${describeValue(u)}`))
+    : Either.left(`must be an integer number of Unix seconds, got ${describeValue(u)}`)
+const DeadlineField = fieldOf(Schema.Number, parseDeadline)
 
 const quoteFields = {
   tokenIn: AddressField,
   tokenOut: AddressField,
   amountIn: AmountField,
-  feeBps: Schema.optional(integerIn(0, 100)),
+  feeBps: Schema.optional(fieldOf(Schema.Number, parseFeeBps)),
   feeRecipient: Schema.optional(AddressField),
-  slippageBps: Schema.optional(integerIn(0, 2000)),
+  slippageBps: Schema.optional(fieldOf(Schema.Number, parseSlippageBps)),
   chainId: Schema.optional(ChainIdField),
 }
 
@@ -126,10 +129,53 @@ const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 const decodeQuoteBody = Schema.decodeUnknownEither(QuoteBody, parseOptions)
 const decodeSwapBody = Schema.decodeUnknownEither(SwapBody, parseOptions)
 
-const decodeFields = <A>(decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>, body: unknown): Either.Either<A, InvalidRequest> => {
+type FieldParsers = Readonly<Record<string, (u: unknown) => Either.Either<unknown, string>>>
+
+const quoteParsers: FieldParsers = {
+  tokenIn: parseAddress,
+  tokenOut: parseAddress,
+  amountIn: parseAmount,
+  feeBps: parseFeeBps,
+  feeRecipient: parseAddress,
+  slippageBps: parseSlippageBps,
+  chainId: parseChainId,
+}
+const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline }
+const QUOTE_REQUIRED = ["tokenIn", "tokenOut", "amountIn"] as const
+const SWAP_REQUIRED = [...QUOTE_REQUIRED, "sender"] as const
+
+/**
+ * The fields of a body every field of which is known and valid, by the same parsers the
+ * schema runs (what the schema would give); undefined at the first unknown, invalid or
+ * missing field, so that the schema finds and names the problem.
+ */
+const validFields = (body: Record<string, unknown>, parsers: FieldParsers, required: readonly string[]): Record<string, unknown> | undefined => {
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(body)) {
+    const parse = Object.hasOwn(parsers, key) ? parsers[key] : undefined
+    if (parse === undefined) return undefined
+    const value = body[key]
+    // an optional field sent as null counts as not sent
+    if (value === null && OPTIONAL.has(key)) continue
+    const parsed = parse(value)
+    if (Either.isLeft(parsed)) return undefined
+    out[key] = parsed.right
+  }
+  for (const key of required) if (!Object.hasOwn(out, key)) return undefined
+  return out
+}
+
+const decodeFields = <A>(
+  decode: (u: unknown) => Either.Either<A, ParseResult.ParseError>,
+  body: unknown,
+  parsers: FieldParsers,
+  required: readonly string[],
+): Either.Either<A, InvalidRequest> => {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return Either.left(new InvalidRequest({ message: `body: must be a JSON object, got ${describeValue(body)}` }))
   }
+  const valid = validFields(body as Record<string, unknown>, parsers, required)
+  if (valid !== undefined) return Either.right(valid as A)
   // an optional field sent as null counts as not sent
   let input = body as Record<string, unknown>
   for (const key of OPTIONAL) {
@@ -191,11 +237,11 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
 
 /** A POST /quote body → QuoteRequest, or the first problem, naming its field. */
 export const decodeQuoteRequest = (body: unknown, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> =>
-  Either.flatMap(decodeFields(decodeQuoteBody, body), (f) => quoteFromFields(f, rules))
+  Either.flatMap(decodeFields(decodeQuoteBody, body, quoteParsers, QUOTE_REQUIRED), (f) => quoteFromFields(f, rules))
 
 /** A POST /swap body → SwapRequest, or the first problem, naming its field. */
 export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequest, InvalidRequest> =>
-  Either.flatMap(decodeFields(decodeSwapBody, body), (f) =>
+  Either.flatMap(decodeFields(decodeSwapBody, body, swapParsers, SWAP_REQUIRED), (f) =>
     Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequest, InvalidRequest> => {
       const recipient = f.recipient ?? f.sender
       if (f.recipient !== undefined) {

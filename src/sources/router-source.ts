@@ -22,29 +22,32 @@ const executorHop = (hop: RouteHop): ExecutorHop => {
 /** Pool ids as the spec shows them: checksummed addresses, V4 ids as 32-byte hex. */
 const displayPool = (pool: string): string => (pool.length === 42 ? checksum(pool) : pool.toLowerCase())
 
-export const routerSource = (options: { readonly maxHops?: number; readonly maxSplits?: number } = {}): Source => ({
-  name: ROUTER_SOURCE,
-  quote: (request: SourceRequest) =>
-    Effect.sync((): SourceRoute | undefined => {
-      const found = findBestRoute(request.snapshot, {
-        tokenIn: request.tokenIn,
-        tokenOut: request.tokenOut,
-        amountIn: request.amountIn,
-        nativeToTokenOut: request.nativeToTokenOut,
-        ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
-        ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
-      })
-      if (found === undefined || found.amountOut === 0n) return undefined
-      return {
-        source: ROUTER_SOURCE,
-        amountOut: found.amountOut,
-        gasEstimate: found.gasEstimate,
-        netAmountOut: found.netAmountOut,
-        route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
-        display: found.splits.map((s) => ({
-          shareBps: s.shareBps,
-          hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
-        })),
-      }
-    }),
-})
+export const routerSource = (options: { readonly maxHops?: number; readonly maxSplits?: number } = {}): Source => {
+  const quoteNow = (request: SourceRequest): SourceRoute | undefined => {
+    const found = findBestRoute(request.snapshot, {
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      nativeToTokenOut: request.nativeToTokenOut,
+      ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
+      ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
+    })
+    if (found === undefined || found.amountOut === 0n) return undefined
+    return {
+      source: ROUTER_SOURCE,
+      amountOut: found.amountOut,
+      gasEstimate: found.gasEstimate,
+      netAmountOut: found.netAmountOut,
+      route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
+      display: found.splits.map((s) => ({
+        shareBps: s.shareBps,
+        hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
+      })),
+    }
+  }
+  return {
+    name: ROUTER_SOURCE,
+    quote: (request: SourceRequest) => Effect.sync(() => quoteNow(request)),
+    quoteNow,
+  }
+}

@@ -54,6 +54,11 @@ export interface Source {
   /** the best route this source knows, or undefined when it has none */
   readonly quote: (request: SourceRequest) => Effect.Effect<SourceRoute | undefined, SourceError>
   /**
+   * The same answer as `quote`, computed at once, for a source that never waits and never
+   * fails (the own router over the snapshot): lets a quote run without an effect.
+   */
+  readonly quoteNow?: (request: SourceRequest) => SourceRoute | undefined
+  /**
    * Told when a route of this source failed the sender's simulation (or delivered less than it
    * quoted) while another source's route passed: counted against the source like a failed call.
    */

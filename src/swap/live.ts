@@ -1,17 +1,18 @@
 // The request programs over the real services: one RPC client, the market
 // actor, tokens, reference prices, the executor's settings, the sources and
 // the simulator, built once and shared by every request.
-import { Context, Effect, Layer } from "effect"
-import { SwapPrograms, type QuoteRequest } from "../api/programs.ts"
+import { Context, Effect, Exit, Layer, MetricLabel } from "effect"
+import type { QuoteError } from "../api/errors.ts"
+import { SwapPrograms, type QuoteRequest, type QuoteResponse } from "../api/programs.ts"
 import { ExecutorState } from "../chain/executor-state.ts"
 import { Rpc } from "../chain/rpc.ts"
 import { Simulator } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
 import { ReferencePrices } from "../pricing/index.ts"
-import { externalSources, makeRouterAllowlist, routerSource, Sources } from "../sources/index.ts"
+import { externalSources, makeRouterAllowlist, routerSource, SourceMetrics, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "./chain-settings.ts"
-import { quoteProgram } from "./quote.ts"
+import { bestQuote, priceCandidatesNow, quoteProgram, type QuoteServices } from "./quote.ts"
 import { makeQuoteCache } from "./quote-cache.ts"
 import { swapProgram } from "./swap.ts"
 
@@ -57,22 +58,70 @@ const programsLayer = (settings: ChainSettings) =>
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc>()
       const market = Context.get(context, MarketState)
+      const services: QuoteServices = {
+        tokens: Context.get(context, Tokens),
+        market,
+        prices: Context.get(context, ReferencePrices),
+        executor: Context.get(context, ExecutorState),
+        sources: Context.get(context, Sources),
+      }
       const cache = makeQuoteCache()
       // the own router's answer is a function of the block; an aggregator's may change within one
-      const cacheable = Context.get(context, Sources).length === 1
-      const quote = (request: QuoteRequest) => Effect.provide(quoteProgram(request), context)
+      const cacheable = services.sources.length === 1
+      const wins = sourceWinCounter()
+
+      /** The quote at once, when the services hold everything it needs and every source answers at once. */
+      const quoteNow = (request: QuoteRequest): Exit.Exit<QuoteResponse, QuoteError> | undefined => {
+        const blockNumber = market.current().snapshot.blockNumber
+        if (cacheable) {
+          const hit = cache.get(blockNumber, request)
+          if (hit !== undefined) return Exit.succeed(hit)
+        }
+        let priced
+        try {
+          priced = priceCandidatesNow(services, request)
+        } catch (defect) {
+          return Exit.die(defect)
+        }
+        if (priced === undefined) return undefined
+        if ("_tag" in priced) return Exit.fail(priced)
+        const quoted = bestQuote(priced)
+        wins(quoted.best.source)
+        if (cacheable) cache.set(blockNumber, request, quoted.response)
+        return Exit.succeed(quoted.response)
+      }
+
+      const quoteLater = (request: QuoteRequest) => Effect.provide(quoteProgram(request), context)
+      const quote = (request: QuoteRequest): Effect.Effect<QuoteResponse, QuoteError> =>
+        !cacheable ? quoteLater(request) : Effect.flatMap(market.snapshot, (snapshot) => {
+          const hit = cache.get(snapshot.blockNumber, request)
+          if (hit !== undefined) return Effect.succeed(hit)
+          return quoteLater(request).pipe(Effect.tap((response) => cache.set(snapshot.blockNumber, request, response)))
+        })
       return {
         executor: settings.executor,
-        quote: (request) =>
-          !cacheable ? quote(request) : Effect.flatMap(market.snapshot, (snapshot) => {
-            const hit = cache.get(snapshot.blockNumber, request)
-            if (hit !== undefined) return Effect.succeed(hit)
-            return quote(request).pipe(Effect.tap((response) => cache.set(snapshot.blockNumber, request, response)))
-          }),
+        quoteNow,
+        quote: (request) => Effect.suspend(() => quoteNow(request) ?? quote(request)),
         swap: (request) => Effect.provide(swapProgram(request), context),
       }
     }),
   )
+
+/**
+ * Counts a win for a source without an effect: the same counter and tag as
+ * countSource("wins", source), with the tag set built once per source.
+ */
+const sourceWinCounter = () => {
+  const labels = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()
+  return (source: string): void => {
+    let set = labels.get(source)
+    if (set === undefined) {
+      set = [MetricLabel.make("source", source)]
+      labels.set(source, set)
+    }
+    SourceMetrics.wins.unsafeUpdate(1, set)
+  }
+}
 
 /** SwapPrograms over live services: each request runs with the shared context. */
 export const livePrograms = (settings: ChainSettings) => programsLayer(settings).pipe(Layer.provide(chainServices(settings)))

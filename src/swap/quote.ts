@@ -1,6 +1,6 @@
 // The quote program: tokens → sources (own router ‖ external) → best after gas
 // → fees → price impact. The only place, with swap.ts, that composes services.
-import { Effect } from "effect"
+import { Context, Effect } from "effect"
 import type { Address } from "viem"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/errors.ts"
 import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
@@ -8,7 +8,7 @@ import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import { MarketState, type MarketSnapshot } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
-import { countSource, rankRoutes, Sources, type SourceRoute } from "../sources/index.ts"
+import { countSource, rankRoutes, Sources, type SourceRequest, type SourceRoute } from "../sources/index.ts"
 import { checksum, Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
 
 /** What /swap needs besides the response: the route to encode and the fee rate it was priced at. */
@@ -136,44 +136,130 @@ const gatherInputs = (
     return { tokenIn, tokenOut, snapshot, settings, priceMap, poolAmountIn }
   })
 
+/** The services a quote reads, resolved once. */
+export interface QuoteServices {
+  readonly tokens: Tokens["Type"]
+  readonly market: MarketState["Type"]
+  readonly prices: ReferencePrices["Type"]
+  readonly executor: ExecutorState["Type"]
+  readonly sources: Sources["Type"]
+}
+
+export const quoteServices: Effect.Effect<QuoteServices, never, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> = Effect.map(
+  Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources>(),
+  (context) => ({
+    tokens: Context.get(context, Tokens),
+    market: Context.get(context, MarketState),
+    prices: Context.get(context, ReferencePrices),
+    executor: Context.get(context, ExecutorState),
+    sources: Context.get(context, Sources),
+  }),
+)
+
+/** What every source is asked, and how gas is converted, for one request on its inputs. */
+const sourceRequestOf = (inputs: Inputs, request: QuoteRequest, sender: Address | undefined) => {
+  const { tokenIn, tokenOut, snapshot, priceMap, poolAmountIn } = inputs
+  const priceOf = (address: Address): UsdPrice | undefined =>
+    priceMap.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase() ? ONE_DOLLAR : undefined)
+  const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase()
+  const erc20DecimalsOut = outIsUsdc ? 6 : tokenOut.decimals
+  const nativeToTokenOut = (wei: bigint): bigint | undefined =>
+    outIsUsdc
+      ? wei / 10n ** 12n
+      : nativeToToken({ wei, nativePrice: priceOf(USDC_ERC20_ADDRESS), decimalsOut: erc20DecimalsOut, priceOut: priceOf(tokenOut.erc20Address) })
+  const sourceRequest: SourceRequest = {
+    tokenIn: tokenIn.erc20Address,
+    tokenOut: tokenOut.erc20Address,
+    amountIn: poolAmountIn,
+    snapshot,
+    nativeToTokenOut,
+    slippageBps: request.slippageBps,
+    ...(sender !== undefined ? { sender } : {}),
+  }
+  return { sourceRequest, priceOf }
+}
+
+/** The candidates from the sources' answers (undefined: no answer), or NoRoute. */
+const candidatesOf = (
+  inputs: Inputs,
+  request: QuoteRequest,
+  priceOf: (address: Address) => UsdPrice | undefined,
+  answers: ReadonlyArray<SourceRoute | undefined>,
+): PricedCandidates | NoRoute => {
+  const { tokenIn, tokenOut, settings } = inputs
+  const candidates = rankRoutes(answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
+  if (candidates.length === 0) return new NoRoute({})
+  const respond = (best: SourceRoute): QuoteResponse => {
+    // native output is paid in wei: the route's ERC-20 output × 10^12
+    const grossAmountOut = best.amountOut * tokenOut.scale
+    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
+    return {
+      chainId: request.chainId,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      amountOut: fees.amountOut,
+      minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+      slippageBps: request.slippageBps,
+      grossAmountOut,
+      fees: {
+        token: request.tokenOut,
+        protocolBps: settings.protocolFeeBps,
+        protocolAmount: fees.protocolAmount,
+        partnerBps: request.feeBps,
+        partnerAmount: fees.partnerAmount,
+        partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
+      },
+      priceImpactBps: priceImpactBps({
+        amountIn: request.amountIn,
+        decimalsIn: tokenIn.decimals,
+        priceIn: priceOf(tokenIn.erc20Address),
+        grossAmountOut,
+        decimalsOut: tokenOut.decimals,
+        priceOut: priceOf(tokenOut.erc20Address),
+      }),
+      gasEstimate: best.gasEstimate,
+      route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
+    }
+  }
+  return { candidates, tokenIn, tokenOut, settings: inputs.settings, respond }
+}
+
+/**
+ * Prices a request with what the services already hold and sources that answer without
+ * waiting, with no effect: the path of nearly every request with the own router alone.
+ * Undefined when that is not possible (then priceCandidatesWith is the way); a QuoteError
+ * when the request is refused.
+ */
+export const priceCandidatesNow = (
+  services: QuoteServices,
+  request: QuoteRequest,
+  options: { readonly sender?: Address } = {},
+): PricedCandidates | QuoteError | undefined => {
+  const { sources } = services
+  for (const source of sources) if (source.quoteNow === undefined) return undefined
+  const known = knownInputs(services.tokens, services.market, services.executor, services.prices, request)
+  if (known === undefined || "_tag" in known) return known
+  const { sourceRequest, priceOf } = sourceRequestOf(known, request, options.sender)
+  const answers = sources.map((source) => source.quoteNow!(sourceRequest))
+  return candidatesOf(known, request, priceOf, answers)
+}
+
 /**
  * Prices a request with every source at once (the own router and each external aggregator,
  * each under its own time budget); a source that fails, times out or is skipped by its circuit
  * breaker is left out. `sender` is passed to the aggregators on /swap.
  */
-export const priceCandidates = (
+export const priceCandidatesWith = (
+  services: QuoteServices,
   request: QuoteRequest,
   options: { readonly sender?: Address } = {},
-): Effect.Effect<PricedCandidates, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+): Effect.Effect<PricedCandidates, QuoteError> =>
   Effect.gen(function* () {
-    const tokens = yield* Tokens
-    const market = yield* MarketState
-    const prices = yield* ReferencePrices
-    const executor = yield* ExecutorState
-    const sources = yield* Sources
-
+    const { tokens, market, prices, executor, sources } = services
     const known = knownInputs(tokens, market, executor, prices, request)
-    const { tokenIn, tokenOut, snapshot, settings, priceMap, poolAmountIn } =
-      known === undefined ? yield* gatherInputs(tokens, market, executor, prices, request) : "_tag" in known ? yield* Effect.fail(known) : known
-
-    const priceOf = (address: Address): UsdPrice | undefined =>
-      priceMap.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase() ? ONE_DOLLAR : undefined)
-    const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase()
-    const erc20DecimalsOut = outIsUsdc ? 6 : tokenOut.decimals
-    const nativeToTokenOut = (wei: bigint): bigint | undefined =>
-      outIsUsdc
-        ? wei / 10n ** 12n
-        : nativeToToken({ wei, nativePrice: priceOf(USDC_ERC20_ADDRESS), decimalsOut: erc20DecimalsOut, priceOut: priceOf(tokenOut.erc20Address) })
-
-    const sourceRequest = {
-      tokenIn: tokenIn.erc20Address,
-      tokenOut: tokenOut.erc20Address,
-      amountIn: poolAmountIn,
-      snapshot,
-      nativeToTokenOut,
-      slippageBps: request.slippageBps,
-      ...(options.sender !== undefined ? { sender: options.sender } : {}),
-    }
+    const inputs = known === undefined ? yield* gatherInputs(tokens, market, executor, prices, request) : "_tag" in known ? yield* Effect.fail(known) : known
+    const { sourceRequest, priceOf } = sourceRequestOf(inputs, request, options.sender)
     const ask = (source: Sources["Type"][number]) =>
       source.quote(sourceRequest).pipe(
           Effect.catchAll((e) =>
@@ -187,53 +273,33 @@ export const priceCandidates = (
         )
     // every source at once; the own router alone runs without forking
     const answers = sources.length === 1 ? [yield* ask(sources[0]!)] : yield* Effect.all(sources.map(ask), { concurrency: "unbounded" })
-    const candidates = rankRoutes(answers.filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
-    if (candidates.length === 0) return yield* new NoRoute({})
-    const respond = (best: SourceRoute): QuoteResponse => {
-      // native output is paid in wei: the route's ERC-20 output × 10^12
-      const grossAmountOut = best.amountOut * tokenOut.scale
-      const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
-      return {
-        chainId: request.chainId,
-        tokenIn: request.tokenIn,
-        tokenOut: request.tokenOut,
-        amountIn: request.amountIn,
-        amountOut: fees.amountOut,
-        minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
-        slippageBps: request.slippageBps,
-        grossAmountOut,
-        fees: {
-          token: request.tokenOut,
-          protocolBps: settings.protocolFeeBps,
-          protocolAmount: fees.protocolAmount,
-          partnerBps: request.feeBps,
-          partnerAmount: fees.partnerAmount,
-          partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
-        },
-        priceImpactBps: priceImpactBps({
-          amountIn: request.amountIn,
-          decimalsIn: tokenIn.decimals,
-          priceIn: priceOf(tokenIn.erc20Address),
-          grossAmountOut,
-          decimalsOut: tokenOut.decimals,
-          priceOut: priceOf(tokenOut.erc20Address),
-        }),
-        gasEstimate: best.gasEstimate,
-        route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
-      }
-    }
-    return { candidates, tokenIn, tokenOut, settings, respond }
+    const priced = candidatesOf(inputs, request, priceOf, answers)
+    return "_tag" in priced ? yield* Effect.fail(priced) : priced
   })
+
+/**
+ * Prices a request with every source at once (the own router and each external aggregator,
+ * each under its own time budget); a source that fails, times out or is skipped by its circuit
+ * breaker is left out. `sender` is passed to the aggregators on /swap.
+ */
+export const priceCandidates = (
+  request: QuoteRequest,
+  options: { readonly sender?: Address } = {},
+): Effect.Effect<PricedCandidates, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+  Effect.flatMap(quoteServices, (services) => priceCandidatesWith(services, request, options))
 
 /** The best route's quote. */
 export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
-  Effect.map(priceCandidates(request), (priced) => {
-    const best = priced.candidates[0]!
-    return { response: priced.respond(best), best, tokenIn: priced.tokenIn, tokenOut: priced.tokenOut, settings: priced.settings }
-  })
+  Effect.map(priceCandidates(request), bestQuote)
 
 export const quoteProgram = (request: QuoteRequest) =>
   priceQuote(request).pipe(
     Effect.tap((priced) => countSource("wins", priced.best.source)),
     Effect.map((priced) => priced.response),
   )
+
+/** The quote from priced candidates: the best route's response. */
+export const bestQuote = (priced: PricedCandidates): PricedQuote => {
+  const best = priced.candidates[0]!
+  return { response: priced.respond(best), best, tokenIn: priced.tokenIn, tokenOut: priced.tokenOut, settings: priced.settings }
+}

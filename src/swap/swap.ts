@@ -13,7 +13,7 @@ import { MarketState } from "../market/index.ts"
 import { ReferencePrices } from "../pricing/index.ts"
 import { countSource, isExternalRoute, Sources, type SourceRoute } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import { priceCandidates } from "./quote.ts"
+import { priceCandidatesNow, priceCandidatesWith, quoteServices } from "./quote.ts"
 
 /** tx.gas = simulated gas × (1 + GAS_HEADROOM_PERCENT/100), rounded up: room for state moving before inclusion. */
 export const GAS_HEADROOM_PERCENT = 20n
@@ -79,7 +79,11 @@ export const swapProgram = (
   Effect.gen(function* () {
     // priced again at the chain's head: a transaction to sign must not carry an older block's price
     yield* catchUpWithHead
-    const priced = yield* priceCandidates(request, { sender: request.sender })
+    const services = yield* quoteServices
+    const pricedNow = priceCandidatesNow(services, request, { sender: request.sender })
+    const priced = pricedNow === undefined
+      ? yield* priceCandidatesWith(services, request, { sender: request.sender })
+      : "_tag" in pricedNow ? yield* Effect.fail(pricedNow) : pricedNow
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
