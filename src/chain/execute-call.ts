@@ -11,19 +11,17 @@ import {
   type Hex,
 } from "viem"
 import { ownArtifact } from "../contracts/artifacts.ts"
+import { isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../tokens/index.ts"
 import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
 
 /** Arc's USDC ERC-20 (6 decimals); the same balance as the native currency (18 decimals). */
-export const USDC_ERC20: Address = "0x3600000000000000000000000000000000000000"
-export const NATIVE_PLACEHOLDER: Address = "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE"
+export const USDC_ERC20: Address = USDC_ERC20_ADDRESS
+export const NATIVE_PLACEHOLDER: Address = NATIVE_EEEE_PLACEHOLDER
 /** native (18 decimals) = ERC-20 (6 decimals) × NATIVE_SCALE */
-export const NATIVE_SCALE = 10n ** 12n
+export const NATIVE_SCALE = USDC_NATIVE_SCALE
 
 /** 0x0 and 0xEeee…EeeE (any letter case) name native USDC. */
-export const isNativeToken = (token: Address): boolean => {
-  const lower = token.toLowerCase()
-  return lower === zeroAddress || lower === NATIVE_PLACEHOLDER.toLowerCase()
-}
+export const isNativeToken = (token: Address): boolean => isNativePlaceholder(token)
 
 /** The token a pool holds for `token`: the ERC-20 USDC for native USDC, else the token itself. */
 export const poolToken = (token: Address): Address => (isNativeToken(token) ? USDC_ERC20 : getAddress(token))

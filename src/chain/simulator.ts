@@ -3,12 +3,12 @@
 // works before the approval is sent.
 import { Context, Effect, Layer } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
+import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../tokens/index.ts"
 import { Rpc, RpcError, toRpcError, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"
 
-/** Arc's USDC ERC-20: balances are native balances, so its balance is overridden as native. */
-const USDC_ERC20 = "0x3600000000000000000000000000000000000000"
-const NATIVE_SCALE = 10n ** 12n
+// Arc's USDC ERC-20 keeps no balances: they are native balances, so its balance is overridden as native
+const USDC_ERC20 = USDC_ERC20_ADDRESS.toLowerCase()
 
 export interface SimulateExecute {
   readonly sender: Address
@@ -69,7 +69,7 @@ export const makeSimulator = (rpc: RpcService): SimulatorShape => {
         const { token, amount } = params.pulls
         const found = yield* slotsOf(token)
         const stateDiff: { slot: Hex; value: Hex }[] = []
-        if (token.toLowerCase() === USDC_ERC20) senderBalance += amount * NATIVE_SCALE
+        if (token.toLowerCase() === USDC_ERC20) senderBalance += amount * USDC_NATIVE_SCALE
         else if (found.balance !== undefined) stateDiff.push({ slot: balanceKey(found.balance, params.sender), value: numberToHex(amount, { size: 32 }) })
         if (found.allowance !== undefined) {
           stateDiff.push({ slot: allowanceKey(found.allowance, params.sender, params.executor), value: numberToHex(amount, { size: 32 }) })

@@ -2,7 +2,7 @@
 // The watchdog holds our end of a pipe on its stdin; when this process exits
 // for any reason (even SIGKILL) the pipe closes and the watchdog stops anvil,
 // so the node never outlives the service that started it.
-import { Data, Effect } from "effect"
+import { Data } from "effect"
 import { existsSync } from "node:fs"
 import { join, resolve } from "node:path"
 
@@ -142,13 +142,3 @@ const killQuietly = (pid: number) => {
     // already gone
   }
 }
-
-/** anvil as a scoped resource: stopped when the scope closes. */
-export const anvilScoped = (options: AnvilOptions = {}) =>
-  Effect.acquireRelease(
-    Effect.tryPromise({
-      try: () => startAnvil(options),
-      catch: (e) => (e instanceof AnvilStartError ? e : new AnvilStartError({ message: String(e) })),
-    }),
-    (node) => Effect.promise(() => node.stop()),
-  )

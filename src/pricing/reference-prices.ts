@@ -3,7 +3,7 @@
 // on the chain. They price a route against the market (priceImpactBps) and
 // turn gas, paid in native USDC, into the output token.
 import { Context, Duration, Effect, Layer, Ref, Schedule } from "effect"
-import { getAddress, parseAbi, type Address } from "viem"
+import { parseAbi, type Address } from "viem"
 import { read, Rpc, type RpcError } from "../chain/rpc.ts"
 
 export interface PriceFeedConfig {
@@ -79,14 +79,4 @@ const makeReferencePrices = (feeds: readonly PriceFeedConfig[], refresh: Duratio
       all: Ref.get(prices),
       current: () => latest,
     } satisfies ReferencePricesShape
-  })
-
-/** Price feeds from a devnet manifest's `priceFeeds` (symbol → feed) and `tokens` (symbol → address). */
-export const feedsFromManifest = (manifest: {
-  readonly priceFeeds: Readonly<Record<string, string>>
-  readonly tokens: Readonly<Record<string, { readonly address: string }>>
-}): PriceFeedConfig[] =>
-  Object.entries(manifest.priceFeeds).flatMap(([symbol, feed]) => {
-    const token = manifest.tokens[symbol]
-    return token ? [{ token: getAddress(token.address), feed: getAddress(feed) }] : []
   })
