@@ -6,7 +6,6 @@ import {
   type Address,
   type Hex,
   BaseError,
-  ContractFunctionRevertedError,
   decodeErrorResult,
   decodeEventLog,
   decodeFunctionResult,
@@ -21,7 +20,7 @@ import {
 } from "viem"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { USDC_ADDRESS, USDC_SCALE, installArcUsdc } from "../../src/devnet/usdc.ts"
-import { type TestChain, type Wallet, startTestChain } from "../devnet/test-chain.ts"
+import { revertOf, type TestChain, type Wallet, startTestChain } from "../devnet/test-chain.ts"
 
 const TestToken = ownArtifact("TestToken")
 const FeeOnTransferToken = ownArtifact("FeeOnTransferToken")
@@ -47,17 +46,6 @@ const write = (wallet: Wallet, address: Address, abi: Abi, functionName: string,
 const simulate = async <T>(wallet: Wallet, address: Address, abi: Abi, functionName: string, args: ReadonlyArray<unknown> = []) =>
   (await t.publicClient.simulateContract({ account: wallet.account, address, abi, functionName, args } as never)).result as T
 
-/** The custom error a reverted simulation carries, as { name, args }. */
-const revertOf = async (run: () => Promise<unknown>) => {
-  try {
-    await run()
-  } catch (error) {
-    const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null
-    if (reverted instanceof ContractFunctionRevertedError) return { name: reverted.data?.errorName, args: reverted.data?.args }
-    throw error
-  }
-  throw new Error("expected a revert")
-}
 const revertOfCall = (wallet: Wallet, address: Address, abi: Abi, functionName: string, args: ReadonlyArray<unknown> = []) =>
   revertOf(() => simulate(wallet, address, abi, functionName, args))
 

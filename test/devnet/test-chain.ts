@@ -1,6 +1,8 @@
 // A fresh devnet node for one test file: anvil (chain id 5042, --celo) plus viem clients for
 // the node's well-known test accounts. Call `stop()` in afterAll.
 import {
+  BaseError,
+  ContractFunctionRevertedError,
   type Abi,
   type Account,
   type Address,
@@ -87,4 +89,16 @@ export const startTestChain = async (accountCount = 5): Promise<TestChain> => {
     write: (wallet, request) => writeAndWait(publicClient, wallet, request),
     stop: () => node.stop(),
   }
+}
+
+/** The custom error a reverted simulation carries, as { name, args }. */
+export const revertOf = async (run: () => Promise<unknown>) => {
+  try {
+    await run()
+  } catch (error) {
+    const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null
+    if (reverted instanceof ContractFunctionRevertedError) return { name: reverted.data?.errorName, args: reverted.data?.args }
+    throw error
+  }
+  throw new Error("expected a revert")
 }

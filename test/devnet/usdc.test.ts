@@ -7,7 +7,6 @@ import {
   BaseError,
   createTestClient,
   http,
-  ContractFunctionRevertedError,
   decodeErrorResult,
   decodeEventLog,
   encodeAbiParameters,
@@ -28,7 +27,7 @@ import {
   installArcUsdc,
   usdcAllowanceSlot,
 } from "../../src/devnet/usdc.ts"
-import { type TestChain, startTestChain } from "./test-chain.ts"
+import { revertOf, type TestChain, startTestChain } from "./test-chain.ts"
 
 const usdc = ownArtifact("ArcUsdc")
 const abi = usdc.abi
@@ -64,17 +63,6 @@ const revertData = async (run: () => Promise<unknown>): Promise<Hex> => {
   return withData.data
 }
 
-/** The custom error a reverted simulation carries, as { name, args }. */
-const revertOf = async (run: () => Promise<unknown>) => {
-  try {
-    await run()
-  } catch (error) {
-    const reverted = error instanceof BaseError ? error.walk((e) => e instanceof ContractFunctionRevertedError) : null
-    if (reverted instanceof ContractFunctionRevertedError) return { name: reverted.data?.errorName, args: reverted.data?.args }
-    throw error
-  }
-  throw new Error("expected a revert")
-}
 
 const simulate = (from: number, functionName: string, args: ReadonlyArray<unknown>) =>
   t.publicClient.simulateContract({ account: t.wallets[from]!.account, address: USDC_ADDRESS, abi, functionName, args } as never)
