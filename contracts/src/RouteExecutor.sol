@@ -8,7 +8,8 @@ import {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken} from "./exe
 /// @title RouteExecutor
 /// @notice Executes an exact-input swap along an encoded route (splits of hops over Uniswap V2
 /// pairs, V3 pools, V4 pools and allowlisted external routers), takes the protocol and partner
-/// fees from the output, and pays the recipient at least `minAmountOut`, or reverts.
+/// fees from the output, and pays the rest to the recipient, whose balance must rise by at least
+/// `minAmountOut`, or reverts.
 ///
 /// Users approve this contract (ERC-20 input) or send native USDC with the call. It keeps
 /// nothing: after every call it holds the same balances as before and no allowance.
@@ -23,7 +24,10 @@ import {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken} from "./exe
 /// Fees, on the gross output in tokenOut's smallest unit, rounding down:
 ///   protocolAmount = gross * protocolBps / 10000   to the fee collector
 ///   partnerAmount  = gross * feeBps / 10000        to feeRecipient
-///   amountOut      = gross - protocolAmount - partnerAmount   to the recipient, >= minAmountOut
+///   net            = gross - protocolAmount - partnerAmount   to the recipient
+/// amountOut is what reaches the recipient: its balance change over its own payment (less than
+/// net for a token that takes a fee on transfer; a fee it also receives as feeRecipient or fee
+/// collector does not count), and must be >= minAmountOut.
 /// For native output the gross is this contract's native balance change, in wei (18
 /// decimals), i.e. the route's ERC-20 output * 1e12; the formulas apply to that wei amount
 /// unchanged and every part is paid in native value. Because 1e12 * bps / 10000 is a whole
@@ -48,7 +52,7 @@ contract RouteExecutor {
         address tokenIn;
         address tokenOut;
         uint256 amountIn;
-        /// @dev least the recipient gets, net of both fees
+        /// @dev least the recipient's balance must rise by, net of both fees
         uint256 minAmountOut;
         address recipient;
         uint256 deadline;
@@ -98,6 +102,7 @@ contract RouteExecutor {
     error Reentrancy();
     error UnexpectedCallback(address caller);
 
+    /// @notice One per execute; amountOut is what the recipient received (its balance change).
     event Swap(
         address indexed sender,
         address indexed recipient,
@@ -233,23 +238,38 @@ contract RouteExecutor {
         return (token, false);
     }
 
+    /// @dev Pays both fees, then the rest to the recipient; returns the recipient's balance
+    /// change over that last payment only, which must reach minAmountOut.
     function _payOut(ExecuteParams calldata p, Config memory cfg, address tokenOut, bool nativeOut, uint256 gross)
         private
         returns (uint256 amountOut)
     {
         uint256 protocolAmount = gross * cfg.protocolFeeBps / BPS;
         uint256 partnerAmount = gross * p.feeBps / BPS;
-        amountOut = gross - protocolAmount - partnerAmount;
-        if (amountOut < p.minAmountOut) revert Slippage(amountOut, p.minAmountOut);
-        if (nativeOut) {
-            if (protocolAmount != 0) _sendNative(cfg.feeCollector, protocolAmount);
-            if (partnerAmount != 0) _sendNative(p.feeRecipient, partnerAmount);
-            if (amountOut != 0) _sendNative(p.recipient, amountOut);
-        } else {
-            if (protocolAmount != 0) tokenOut.safeTransfer(cfg.feeCollector, protocolAmount);
-            if (partnerAmount != 0) tokenOut.safeTransfer(p.feeRecipient, partnerAmount);
-            if (amountOut != 0) tokenOut.safeTransfer(p.recipient, amountOut);
+        {
+            uint256 net = gross - protocolAmount - partnerAmount;
+            address recipient = p.recipient;
+            uint256 before;
+            uint256 afterwards;
+            if (nativeOut) {
+                if (protocolAmount != 0) _sendNative(cfg.feeCollector, protocolAmount);
+                if (partnerAmount != 0) _sendNative(p.feeRecipient, partnerAmount);
+                before = recipient.balance;
+                if (net != 0) _sendNative(recipient, net);
+                afterwards = recipient.balance;
+            } else {
+                if (protocolAmount != 0) tokenOut.safeTransfer(cfg.feeCollector, protocolAmount);
+                if (partnerAmount != 0) tokenOut.safeTransfer(p.feeRecipient, partnerAmount);
+                before = tokenOut.balanceOfToken(recipient);
+                if (net != 0) tokenOut.safeTransfer(recipient, net);
+                afterwards = tokenOut.balanceOfToken(recipient);
+            }
+            // a balance that fell counts as nothing received
+            unchecked {
+                amountOut = afterwards > before ? afterwards - before : 0;
+            }
         }
+        if (amountOut < p.minAmountOut) revert Slippage(amountOut, p.minAmountOut);
         emit Swap(msg.sender, p.recipient, p.tokenIn, p.tokenOut, p.amountIn, amountOut, protocolAmount, partnerAmount);
     }
 
