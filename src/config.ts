@@ -51,6 +51,8 @@ export interface AppConfigShape {
   readonly quoteTimeoutMs: number
   /** budget of one /swap program (pricing and simulation) before 504 TIMEOUT */
   readonly swapTimeoutMs: number
+  /** how long reading one request body may take before 400 INVALID_REQUEST (its slots are given back) */
+  readonly bodyTimeoutMs: number
   /** requests the server handles at once; past it, 503 OVERLOADED */
   readonly maxInFlight: number
   /** requests with a missing or bad key one IP may make per minute before 429 RATE_LIMITED */
@@ -76,6 +78,7 @@ export const DEFAULTS = {
   databaseUrl: ".data/keys.sqlite",
   quoteTimeoutMs: 5_000,
   swapTimeoutMs: 10_000,
+  bodyTimeoutMs: 5_000,
   maxInFlight: 256,
   badKeyLimitPerMinute: 20,
   shutdownTimeoutMs: 10_000,
@@ -205,6 +208,7 @@ export const appConfig: Config.Config<AppConfigShape> = Config.all({
   apiDisabled: flag("API_DISABLED"),
   quoteTimeoutMs: integerIn("QUOTE_TIMEOUT_MS", DEFAULTS.quoteTimeoutMs, 1, 600_000),
   swapTimeoutMs: integerIn("SWAP_TIMEOUT_MS", DEFAULTS.swapTimeoutMs, 1, 600_000),
+  bodyTimeoutMs: integerIn("BODY_TIMEOUT_MS", DEFAULTS.bodyTimeoutMs, 1, 600_000),
   maxInFlight: integerIn("MAX_IN_FLIGHT", DEFAULTS.maxInFlight, 1, 1_000_000),
   badKeyLimitPerMinute: integerIn("BAD_KEY_LIMIT_PER_MINUTE", DEFAULTS.badKeyLimitPerMinute, 1, 1_000_000),
   shutdownTimeoutMs: integerIn("SHUTDOWN_TIMEOUT_MS", DEFAULTS.shutdownTimeoutMs, 0, 600_000),

@@ -16,6 +16,7 @@ describe("AppConfig", () => {
       apiDisabled: false,
       quoteTimeoutMs: 5000,
       swapTimeoutMs: 10000,
+      bodyTimeoutMs: 5000,
       maxInFlight: 256,
       badKeyLimitPerMinute: 20,
       shutdownTimeoutMs: 10000,
@@ -37,6 +38,7 @@ describe("AppConfig", () => {
       API_DISABLED: "yes",
       QUOTE_TIMEOUT_MS: "2500",
       SWAP_TIMEOUT_MS: "7000",
+      BODY_TIMEOUT_MS: "1200",
       MAX_IN_FLIGHT: "64",
       BAD_KEY_LIMIT_PER_MINUTE: "5",
       SHUTDOWN_TIMEOUT_MS: "0",
@@ -58,7 +60,7 @@ describe("AppConfig", () => {
     expect(config.keyStore.database).toEqual({ kind: "sqlite", path: "/var/lib/arc/keys.db" })
     expect(Option.map(config.keyStore.keyHashSecret, Redacted.value)).toEqual(Option.some("k".repeat(32)))
     expect(config.apiDisabled).toBe(true)
-    expect([config.quoteTimeoutMs, config.swapTimeoutMs, config.maxInFlight, config.badKeyLimitPerMinute, config.shutdownTimeoutMs]).toEqual([2500, 7000, 64, 5, 0])
+    expect([config.quoteTimeoutMs, config.swapTimeoutMs, config.bodyTimeoutMs, config.maxInFlight, config.badKeyLimitPerMinute, config.shutdownTimeoutMs]).toEqual([2500, 7000, 1200, 64, 5, 0])
     expect(config.logLevel).toBe(LogLevel.Warning)
     expect(config.keyStore.timeoutMs).toBe(1500)
     expect(config.logFormat).toBe("text")

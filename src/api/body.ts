@@ -1,8 +1,11 @@
-// Request bodies: JSON only, at most 16 KB. A declared Content-Length over the
-// limit is refused before any of the body is read; a chunked body is counted as
-// it arrives and refused (the stream cancelled) the moment it passes the limit.
+// Request bodies: JSON only, at most 16 KB, received within a deadline. A declared
+// Content-Length over the limit is refused before any of the body is read; a
+// chunked body is counted as it arrives and refused (the stream cancelled) the
+// moment it passes the limit; a body still incomplete at the deadline is refused
+// and the request's slots are given back. An amount sent as a JSON number keeps
+// its literal, so digits a double cannot hold are not silently lost.
 import { Effect } from "effect"
-import { InvalidRequest, PayloadTooLarge } from "./errors.ts"
+import { BodyTimeout, InvalidRequest, PayloadTooLarge } from "./errors.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 
@@ -24,53 +27,116 @@ export const checkContentType = (headers: Headers): Effect.Effect<void, InvalidR
   return Effect.void
 }
 
-const readCapped = async (request: Request, limit: number): Promise<Uint8Array | "too-large"> => {
-  // a declared length (already checked against the limit) bounds what the server accepts
-  if (request.headers.get("content-length") !== null) return new Uint8Array(await request.arrayBuffer())
-  const body = request.body
-  if (body === null) return new Uint8Array(0)
-  const reader = body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
+type ReadOutcome = Uint8Array | "too-large" | "too-slow"
+
+const readCapped = async (request: Request, limit: number, timeoutMs: number): Promise<ReadOutcome> => {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<"too-slow">((resolve) => {
+    timer = setTimeout(resolve, timeoutMs, "too-slow")
+  })
   try {
+    // a declared length (already checked against the limit) bounds what the server accepts
+    if (request.headers.get("content-length") !== null) {
+      const whole = request.arrayBuffer()
+      const first = await Promise.race([whole, late])
+      if (first !== "too-slow") return new Uint8Array(first)
+      // the read is abandoned; it fails once the connection is closed
+      whole.catch(() => {})
+      return first
+    }
+    const body = request.body
+    if (body === null) return new Uint8Array(0)
+    const reader = body.getReader()
+    const chunks: Uint8Array[] = []
+    let total = 0
     for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      total += value.byteLength
+      const next = await Promise.race([reader.read(), late])
+      if (next === "too-slow") {
+        reader.cancel().catch(() => {})
+        return next
+      }
+      if (next.done) break
+      total += next.value.byteLength
       if (total > limit) {
         reader.cancel().catch(() => {})
         return "too-large"
       }
-      chunks.push(value)
+      chunks.push(next.value)
     }
-  } finally {
     reader.releaseLock()
+    if (chunks.length === 1) return chunks[0]!
+    const out = new Uint8Array(total)
+    let offset = 0
+    for (const c of chunks) {
+      out.set(c, offset)
+      offset += c.byteLength
+    }
+    return out
+  } finally {
+    clearTimeout(timer)
   }
-  if (chunks.length === 1) return chunks[0]!
-  const out = new Uint8Array(total)
-  let offset = 0
-  for (const c of chunks) {
-    out.set(c, offset)
-    offset += c.byteLength
-  }
-  return out
+}
+
+/**
+ * A JSON number as written in the body: the double JSON.parse made of it and its
+ * literal, which may say digits the double cannot hold (9007199254740993 parses to
+ * the same double as 9007199254740992).
+ */
+export class JsonNumber {
+  constructor(
+    readonly value: number,
+    readonly source: string,
+  ) {}
+}
+
+type SourceReviver = (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) => unknown
+const parseWithSource = JSON.parse as (text: string, reviver: SourceReviver) => unknown
+
+/**
+ * JSON text → value. When the body is an object whose amountIn is a number, that
+ * number comes back as a JsonNumber with its literal (read from the text itself by
+ * JSON.parse source text access); every other value is JSON.parse's own.
+ */
+export const parseJson = (text: string): unknown => {
+  const value: unknown = JSON.parse(text)
+  if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as Record<string, unknown>).amountIn !== "number") return value
+  // only bodies with a number amount are read a second time, for the literal of the top-level amountIn
+  const literals: Array<readonly [holder: unknown, source: string]> = []
+  const again = parseWithSource(text, function (key, v, context) {
+    if (key === "amountIn" && typeof v === "number" && context?.source !== undefined) literals.push([this, context.source])
+    return v
+  }) as Record<string, unknown>
+  const literal = literals.find(([holder]) => holder === again)
+  // without a literal (a runtime without source text access) the number stays as parsed
+  if (literal !== undefined) again.amountIn = new JsonNumber(again.amountIn as number, literal[1])
+  return again
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false })
 
-/** Reads at most `limit` bytes and parses them as JSON. */
-export const readJsonBody = (request: Request, limit = BODY_LIMIT_BYTES): Effect.Effect<unknown, PayloadTooLarge | InvalidRequest> =>
-  Effect.tryPromise({
-    try: () => readCapped(request, limit),
+export interface BodyOptions {
+  /** bytes; default 16 KB */
+  readonly limit?: number
+  /** the whole body must have arrived within this many milliseconds of the start of reading */
+  readonly timeoutMs: number
+}
+
+/** Reads at most `limit` bytes, within `timeoutMs`, and parses them as JSON. */
+export const readJsonBody = (request: Request, options: BodyOptions): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
+  const limit = options.limit ?? BODY_LIMIT_BYTES
+  return Effect.tryPromise({
+    try: () => readCapped(request, limit, options.timeoutMs),
     catch: () => new InvalidRequest({ message: "body: could not be read" }),
   }).pipe(
-    Effect.flatMap((bytes): Effect.Effect<unknown, PayloadTooLarge | InvalidRequest> => {
+    Effect.flatMap((bytes): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
       if (bytes === "too-large") return Effect.fail(new PayloadTooLarge({ limit }))
+      if (bytes === "too-slow") return Effect.fail(new BodyTimeout({ ms: options.timeoutMs }))
       if (bytes.byteLength === 0) return Effect.fail(new InvalidRequest({ message: "body: is empty; send a JSON object" }))
       try {
-        return Effect.succeed(JSON.parse(utf8.decode(bytes)) as unknown)
+        return Effect.succeed(parseJson(utf8.decode(bytes)))
       } catch {
         return Effect.fail(new InvalidRequest({ message: "body: is not valid JSON" }))
       }
     }),
   )
+}

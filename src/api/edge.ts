@@ -3,9 +3,10 @@
 // method (405) → server in-flight cap (503 OVERLOADED) → declared body length
 // (413) → API key (401, or 429 RATE_LIMITED past the per-IP bad-key limit) →
 // key's rate (429 RATE_LIMITED) → key's in-flight slots (429 CONCURRENCY_LIMITED)
-// → content type, body, JSON, fields (400 / 413) → program under its time budget
-// (504 TIMEOUT) → encoded answer. Every response carries X-Request-Id equal to the
-// body's requestId; responses after a valid key carry X-RateLimit-Limit/Remaining.
+// → content type, body (400 past BODY_TIMEOUT_MS), JSON, fields (400 / 413) →
+// program under its time budget (504 TIMEOUT) → encoded answer. Every response
+// carries X-Request-Id equal to the body's requestId; responses after a valid key
+// carry X-RateLimit-Limit/Remaining.
 // Every log line written while a request runs carries its request id (annotation
 // `requestId`), and every answer is timed into http_request_duration_seconds.
 // The limits may be shared (Redis): when their store cannot be reached and the
@@ -49,7 +50,7 @@ const QUOTE_PATH = `${BASE_PATH}/quote`
 const SWAP_PATH = `${BASE_PATH}/swap`
 
 /** The settings the edge reads (a subset of AppConfig). */
-export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs" | "swapTimeoutMs" | "maxInFlight" | "badKeyLimitPerMinute">
+export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs" | "swapTimeoutMs" | "bodyTimeoutMs" | "maxInFlight" | "badKeyLimitPerMinute">
 
 export interface Edge {
   /** Answers one request; never fails. `ip` is the client's address (per-IP bad-key limit). */
@@ -179,9 +180,11 @@ export const makeEdge = (settings: EdgeSettings) =>
         })
       })
 
-    // content type, body (16 KB), JSON, fields, program, encoded answer
+    const bodyOptions = { limit: BODY_LIMIT_BYTES, timeoutMs: settings.bodyTimeoutMs }
+
+    // content type, body (16 KB, within its deadline), JSON, fields, program, encoded answer
     const exchange = (endpoint: "quote" | "swap", request: Request, x: Exchange): Effect.Effect<Response, ApiError> =>
-      Effect.zipRight(checkContentType(request.headers), readJsonBody(request, BODY_LIMIT_BYTES)).pipe(
+      Effect.zipRight(checkContentType(request.headers), readJsonBody(request, bodyOptions)).pipe(
         Effect.flatMap((body) => runProgram(endpoint, body, x)),
         Effect.map((body) => okResponse(body, x)),
       )

@@ -57,6 +57,8 @@ export class NotFound extends Data.TaggedError("NotFound")<{ readonly path: stri
 export class ApiDisabled extends Data.TaggedError("ApiDisabled")<{}> {}
 export class MethodNotAllowed extends Data.TaggedError("MethodNotAllowed")<{ readonly method: string }> {}
 export class PayloadTooLarge extends Data.TaggedError("PayloadTooLarge")<{ readonly limit: number }> {}
+/** The body did not arrive in full within the time allowed for reading it. */
+export class BodyTimeout extends Data.TaggedError("BodyTimeout")<{ readonly ms: number }> {}
 export class RateLimited extends Data.TaggedError("RateLimited")<{ readonly message: string; readonly retryAfterSeconds: number }> {}
 export class ConcurrencyLimited extends Data.TaggedError("ConcurrencyLimited")<{ readonly max: number }> {}
 export class Overloaded extends Data.TaggedError("Overloaded")<{ readonly retryAfterSeconds: number }> {}
@@ -68,6 +70,7 @@ export type ApiError =
   | ApiDisabled
   | MethodNotAllowed
   | PayloadTooLarge
+  | BodyTimeout
   | RateLimited
   | ConcurrencyLimited
   | Overloaded
@@ -96,6 +99,7 @@ export const ERROR_TABLE = {
   MethodNotAllowed: { status: 405, code: "METHOD_NOT_ALLOWED" },
   SimulationFailed: { status: 409, code: "SIMULATION_FAILED" },
   PayloadTooLarge: { status: 413, code: "INVALID_REQUEST" },
+  BodyTimeout: { status: 400, code: "INVALID_REQUEST" },
   NoRoute: { status: 422, code: "NO_ROUTE" },
   RateLimited: { status: 429, code: "RATE_LIMITED" },
   ConcurrencyLimited: { status: 429, code: "CONCURRENCY_LIMITED" },
@@ -135,6 +139,9 @@ const describe = (e: ApiError): { message: string; reason?: string; headers?: Re
     case "PayloadTooLarge":
       // the rest of the body is not read, so the connection cannot carry another request
       return { message: `body: larger than ${e.limit} bytes`, headers: { connection: "close" } }
+    case "BodyTimeout":
+      // the rest of the body may still be on its way, so the connection cannot carry another request
+      return { message: `body: not received within ${e.ms} ms`, headers: { connection: "close" } }
     case "NoRoute":
       return { message: e.message || "no route for this pair and amount" }
     case "RateLimited":

@@ -28,6 +28,7 @@ export {
 } from "./programs.ts"
 export {
   ApiDisabled,
+  BodyTimeout,
   ConcurrencyLimited,
   ERROR_TABLE,
   Internal,
@@ -53,9 +54,11 @@ export {
   DEFAULT_SLIPPAGE_BPS,
   decodeQuoteRequest,
   decodeSwapRequest,
+  exactIntegerOf,
   isNativeUsdc,
   isUsdc,
   MAX_DEADLINE_SECONDS,
+  MAX_JSON_NUMBER_AMOUNT,
   NATIVE_PLACEHOLDER,
   parseAddress,
   parseAmount,
@@ -63,5 +66,5 @@ export {
   ZERO_ADDRESS,
   type RequestRules,
 } from "./requests.ts"
-export { BODY_LIMIT_BYTES } from "./body.ts"
+export { BODY_LIMIT_BYTES, JsonNumber, parseJson } from "./body.ts"
 export { SYNTHETIC, syntheticPrograms, syntheticQuote, syntheticSwap, type SyntheticOptions } from "./synthetic-programs.ts"

@@ -23,8 +23,9 @@ export interface QuoteRequest {
 }
 
 export interface SwapRequest extends QuoteRequest {
+  /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */
   readonly sender: Address
-  /** the sender when not sent; never the zero address or the executor */
+  /** the sender when not sent; never the zero address, the executor or the native placeholder */
   readonly recipient: Address
   /** Unix seconds: in the future, at most one hour ahead; now + 20 minutes when not sent */
   readonly deadline: number
@@ -101,7 +102,7 @@ export interface SwapResponse extends QuoteResponse {
 }
 
 export interface SwapProgramsShape {
-  /** the route executor: fee recipients and recipients may not be it; tx.to and approval.spender are it */
+  /** the route executor: fee recipients, senders and recipients may not be it; tx.to and approval.spender are it */
   readonly executor: Address
   readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
   /**

@@ -1,10 +1,11 @@
 // Request bodies of POST /quote and POST /swap: Effect Schemas for each field
 // (exact messages naming the field), then the rules that join fields (fee
-// recipient, USDC to USDC, recipient, deadline). The result is typed, with
-// checksummed addresses, bigint amounts and defaults applied.
+// recipient, USDC to USDC, sender and recipient, deadline). The result is typed,
+// with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
 import { checksum } from "../tokens/index.ts"
+import { JsonNumber } from "./body.ts"
 import { InvalidRequest } from "./errors.ts"
 import { CHAIN_ID, type QuoteRequest, type SwapRequest } from "./programs.ts"
 
@@ -29,6 +30,7 @@ export const MAX_DEADLINE_SECONDS = 60 * 60
 const MAX_UINT256 = (1n << 256n) - 1n
 
 const describeValue = (u: unknown): string => {
+  if (u instanceof JsonNumber) return u.source.length > 80 ? `${u.source.slice(0, 80)}…` : u.source
   if (typeof u === "string") return JSON.stringify(u.length > 80 ? `${u.slice(0, 80)}…` : u)
   if (typeof u === "number" || typeof u === "boolean" || u === null) return String(u)
   return Array.isArray(u) ? "an array" : typeof u === "object" ? "an object" : typeof u
@@ -63,15 +65,55 @@ const fieldOf = <A, I>(
 
 const AddressField = fieldOf(Checksummed as Schema.Schema<Address>, parseAddress)
 
-/** A whole number of smallest units: an integer string, or a JSON number below 2^53. */
+/** The largest amount accepted as a JSON number: 2^53 (above it, a parsed number may have lost digits). */
+export const MAX_JSON_NUMBER_AMOUNT = 2n ** 53n
+
+const JSON_NUMBER_LITERAL = /^(-?)(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?$/
+/** beyond this many digits a literal is larger than any amount; its value is not computed */
+const HUGE_DIGITS = 100
+
+/**
+ * The integer a JSON number literal says exactly ("1000", "1e3" and "1000.0" all say
+ * 1000), or undefined when it says a fraction ("1.5", "1.0000000000000001") or is not a
+ * JSON number. A literal of more than 100 digits' magnitude answers ±10^100.
+ */
+export const exactIntegerOf = (literal: string): bigint | undefined => {
+  const m = JSON_NUMBER_LITERAL.exec(literal)
+  if (m === null) return undefined
+  const [, sign, whole, fraction = "", exponent = "0"] = m
+  const written = (whole! + fraction).replace(/^0+/, "")
+  if (written === "") return 0n
+  // value = digits × 10^scale, digits without trailing zeros: an integer exactly when scale ≥ 0
+  const digits = written.replace(/0+$/, "")
+  const scale = Number(exponent) - fraction.length + (written.length - digits.length)
+  if (scale < 0) return undefined
+  const magnitude = digits.length + scale > HUGE_DIGITS ? 10n ** BigInt(HUGE_DIGITS) : BigInt(digits) * 10n ** BigInt(scale)
+  return sign === "-" ? -magnitude : magnitude
+}
+
+const outOfJsonRange = (negative: boolean) =>
+  `JSON numbers are accepted only up to 2^53; send ${negative ? "a non-negative amount" : "the amount as a string"}`
+
+/**
+ * A whole number of smallest units: an integer string, or a JSON number whose literal
+ * says an integer up to 2^53 (JsonNumber, as read from a body: 9007199254740993, which
+ * parses to the same double as 2^53, is refused). A number without its literal is
+ * accepted below 2^53 only.
+ */
 export const parseAmount = (u: unknown): Either.Either<bigint, string> => {
   let value: bigint
   if (typeof u === "string") {
     if (!/^[0-9]{1,78}$/.test(u)) return Either.left(`must be a whole number of the token's smallest unit, as a string of digits, got ${describeValue(u)}`)
     value = BigInt(u)
+  } else if (u instanceof JsonNumber) {
+    const exact = exactIntegerOf(u.source)
+    if (exact === undefined) return Either.left(`must be a whole number of the token's smallest unit, got ${describeValue(u)}`)
+    if (exact > MAX_JSON_NUMBER_AMOUNT || exact < -MAX_JSON_NUMBER_AMOUNT) return Either.left(outOfJsonRange(exact < 0n))
+    value = exact
   } else if (typeof u === "number") {
+    // a number without its literal: only below 2^53 can no digit have been lost
     if (!Number.isInteger(u)) return Either.left(`must be a whole number of the token's smallest unit, got ${describeValue(u)}`)
-    if (!Number.isSafeInteger(u)) return Either.left(`JSON numbers are accepted only below 2^53; send ${u < 0 ? "a non-negative amount" : "the amount as a string"}`)
+    if (!Number.isSafeInteger(u)) return Either.left(outOfJsonRange(u < 0))
     value = BigInt(u)
   } else {
     return Either.left(`must be an integer string, got ${describeValue(u)}`)
@@ -201,7 +243,7 @@ const decodeFields = <A>(
 }
 
 export interface RequestRules {
-  /** the route executor (refused as fee recipient and recipient) */
+  /** the route executor (refused as fee recipient, sender and recipient) */
   readonly executor: Address
   /** now, in Unix seconds */
   readonly nowSeconds: number
@@ -211,6 +253,13 @@ const fail = (message: string) => Either.left(new InvalidRequest({ message }))
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
 type QuoteFields = Schema.Schema.Type<typeof QuoteBody>
+
+/** Why an address cannot send or receive a swap (zero address, route executor, native placeholder), or undefined. */
+const partyProblem = (address: string, executor: string): string | undefined =>
+  same(address, ZERO_ADDRESS) ? "cannot be the zero address"
+  : same(address, executor) ? "cannot be the route executor"
+  : same(address, NATIVE_PLACEHOLDER) ? "cannot be the native-token placeholder 0xEeee…EEeE"
+  : undefined
 
 const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> => {
   if (isUsdc(f.tokenIn) && isUsdc(f.tokenOut)) {
@@ -243,11 +292,12 @@ export const decodeQuoteRequest = (body: unknown, rules: RequestRules): Either.E
 export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequest, InvalidRequest> =>
   Either.flatMap(decodeFields(decodeSwapBody, body, swapParsers, SWAP_REQUIRED), (f) =>
     Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequest, InvalidRequest> => {
+      // the sender first (table order): a recipient not sent is the sender, so it is checked with it
+      const senderProblem = partyProblem(f.sender, rules.executor)
+      if (senderProblem !== undefined) return fail(`sender: ${senderProblem}`)
       const recipient = f.recipient ?? f.sender
-      if (f.recipient !== undefined) {
-        if (same(f.recipient, ZERO_ADDRESS)) return fail("recipient: cannot be the zero address")
-        if (same(f.recipient, rules.executor)) return fail("recipient: cannot be the route executor")
-      }
+      const recipientProblem = partyProblem(recipient, rules.executor)
+      if (recipientProblem !== undefined) return fail(`recipient: ${recipientProblem}`)
       const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
       if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
       if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)

@@ -228,6 +228,43 @@ describe("400 INVALID_REQUEST at the edge", () => {
   })
 })
 
+describe("amounts as JSON numbers and the swap's parties, over the wire", () => {
+  const withAmount = (literal: string) => JSON.stringify(quoteBody({ amountIn: "AMOUNT" })).replace('"AMOUNT"', literal)
+  const withoutRequestId = (a: { body: Record<string, unknown> }) => ({ ...a.body, requestId: undefined })
+
+  test("amountIn 9007199254740992 (2^53) as a JSON number is answered as the string would be", async () => {
+    const asNumber = await post(api, "/api/v1/quote", withAmount("9007199254740992"), auth())
+    const asString = await post(api, "/api/v1/quote", quoteBody({ amountIn: "9007199254740992" }), auth())
+    expect(asNumber.status).toBe(200)
+    expect(asNumber.body.amountIn).toBe("9007199254740992")
+    // synthetic market: gross = 2 × amountIn = 2^54
+    expect(asNumber.body.grossAmountOut).toBe("18014398509481984")
+    expect(withoutRequestId(asNumber)).toEqual(withoutRequestId(asString))
+  })
+  test("amountIn 9007199254740993 as a JSON number is refused, though it parses to the same double as 2^53", async () => {
+    expectError(await post(api, "/api/v1/quote", withAmount("9007199254740993"), auth()), 400, "INVALID_REQUEST",
+      "amountIn: JSON numbers are accepted only up to 2^53; send the amount as a string")
+    expectError(await post(api, "/api/v1/quote", withAmount("1.0000000000000001"), auth()), 400, "INVALID_REQUEST",
+      "amountIn: must be a whole number of the token's smallest unit, got 1.0000000000000001")
+    expect((await post(api, "/api/v1/quote", withAmount("1e6"), auth())).body.amountIn).toBe("1000000")
+  })
+  test("sender and recipient: never the zero address, the executor or the native placeholder, whether or not recipient is sent", async () => {
+    const executor = "0x5E1eC7eD00000000000000000000000000000001"
+    const bad: Array<[string, string]> = [
+      ["0x0000000000000000000000000000000000000000", "cannot be the zero address"],
+      [executor, "cannot be the route executor"],
+      [executor.toLowerCase(), "cannot be the route executor"],
+      ["0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", "cannot be the native-token placeholder 0xEeee…EEeE"],
+      ["0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "cannot be the native-token placeholder 0xEeee…EEeE"],
+    ]
+    for (const [address, problem] of bad) {
+      expectError(await post(api, "/api/v1/swap", swapBody({ sender: address }), auth()), 400, "INVALID_REQUEST", `sender: ${problem}`)
+      expectError(await post(api, "/api/v1/swap", swapBody({ sender: address, recipient: "0x2222222222222222222222222222222222222222" }), auth()), 400, "INVALID_REQUEST", `sender: ${problem}`)
+      expectError(await post(api, "/api/v1/swap", swapBody({ recipient: address }), auth()), 400, "INVALID_REQUEST", `recipient: ${problem}`)
+    }
+  })
+})
+
 describe("program failures map to the spec's codes", () => {
   let failing: TestApi
   let failingKey: string

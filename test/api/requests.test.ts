@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test"
 import { Either } from "effect"
 import fc from "fast-check"
 import { getAddress } from "viem"
-import { decodeQuoteRequest, decodeSwapRequest, parseAddress, type QuoteRequest, type SwapRequest } from "../../src/api/index.ts"
+import { decodeQuoteRequest, decodeSwapRequest, exactIntegerOf, JsonNumber, parseAddress, parseJson, type QuoteRequest, type SwapRequest } from "../../src/api/index.ts"
 
 const EXECUTOR = "0x5E1eC7eD00000000000000000000000000000001" as const
 const NOW = 1_800_000_000
@@ -115,7 +115,7 @@ describe("addresses", () => {
 })
 
 describe("amountIn", () => {
-  test("integer strings of any size up to uint256, and JSON numbers below 2^53", () => {
+  test("integer strings of any size up to uint256, and numbers below 2^53", () => {
     expect(ok(quote({ amountIn: "1" })).amountIn).toBe(1n)
     expect(ok(quote({ amountIn: "007" })).amountIn).toBe(7n)
     expect(ok(quote({ amountIn: ((1n << 256n) - 1n).toString() })).amountIn).toBe((1n << 256n) - 1n)
@@ -135,10 +135,78 @@ describe("amountIn", () => {
     expect(refused(quote({ amountIn: 0 }))).toBe("amountIn: must be greater than 0")
     expect(refused(quote({ amountIn: (1n << 256n).toString() }))).toBe("amountIn: must be below 2^256")
     expect(refused(quote({ amountIn: 1.5 }))).toBe("amountIn: must be a whole number of the token's smallest unit, got 1.5")
-    expect(refused(quote({ amountIn: 9_007_199_254_740_992 }))).toBe("amountIn: JSON numbers are accepted only below 2^53; send the amount as a string")
+    // a number without its literal (not read from a body) may already have lost digits
+    expect(refused(quote({ amountIn: 9_007_199_254_740_992 }))).toBe("amountIn: JSON numbers are accepted only up to 2^53; send the amount as a string")
     expect(refused(quote({ amountIn: -5 }))).toBe("amountIn: must be greater than 0")
     expect(refused(quote({ amountIn: true }))).toBe("amountIn: must be an integer string, got true")
     expect(refused(quote({ amountIn: null }))).toBe("amountIn: must be an integer string, got null")
+  })
+})
+
+describe("amountIn as a JSON number in a body: taken by its literal", () => {
+  const TWO_53 = 9_007_199_254_740_992n // 2^53
+  const body = (amountLiteral: string, key = '"amountIn"') =>
+    `{"tokenIn":"${TOKEN_A}","tokenOut":"${TOKEN_B}",${key}:${amountLiteral}}`
+  const fromJson = (text: string) => decodeQuoteRequest(parseJson(text), rules)
+  const tooLarge = "amountIn: JSON numbers are accepted only up to 2^53; send the amount as a string"
+
+  test("2^53 as a JSON number is the same amount as the string", () => {
+    expect(ok(fromJson(body("9007199254740992"))).amountIn).toBe(TWO_53)
+    expect(ok(fromJson(body("9007199254740992")))).toEqual(ok(fromJson(body('"9007199254740992"'))))
+    expect(ok(fromJson(body("9007199254740991"))).amountIn).toBe(TWO_53 - 1n)
+  })
+  test("a literal above 2^53 is refused, also when it parses to the same double as 2^53", () => {
+    // 2^53 + 1 cannot be held by a double: JSON.parse gives 2^53 for it
+    expect(JSON.parse("9007199254740993")).toBe(JSON.parse("9007199254740992"))
+    expect(refused(fromJson(body("9007199254740993")))).toBe(tooLarge)
+    expect(refused(fromJson(body("9007199254740994")))).toBe(tooLarge)
+    expect(refused(fromJson(body("18014398509481984")))).toBe(tooLarge)
+    expect(refused(fromJson(body("1e400")))).toBe(tooLarge)
+    expect(refused(fromJson(body("-9007199254740993")))).toBe("amountIn: JSON numbers are accepted only up to 2^53; send a non-negative amount")
+  })
+  test("exponent and decimal-point forms of an integer are accepted; fractions are refused by their literal", () => {
+    expect(ok(fromJson(body("1e3"))).amountIn).toBe(1000n)
+    expect(ok(fromJson(body("1000.0"))).amountIn).toBe(1000n)
+    expect(ok(fromJson(body("9.007199254740992e15"))).amountIn).toBe(TWO_53)
+    expect(ok(fromJson(body("90071992547409920E-1"))).amountIn).toBe(TWO_53)
+    expect(refused(fromJson(body("1.5")))).toBe("amountIn: must be a whole number of the token's smallest unit, got 1.5")
+    // parses to exactly 1, but says more than 1
+    expect(refused(fromJson(body("1.0000000000000001")))).toBe("amountIn: must be a whole number of the token's smallest unit, got 1.0000000000000001")
+    expect(refused(fromJson(body("9007199254740992.5")))).toBe("amountIn: must be a whole number of the token's smallest unit, got 9007199254740992.5")
+    expect(refused(fromJson(body("9.0071992547409925e15")))).toMatch(/^amountIn: must be a whole number/)
+    expect(refused(fromJson(body("0")))).toBe("amountIn: must be greater than 0")
+    expect(refused(fromJson(body("-0")))).toBe("amountIn: must be greater than 0")
+  })
+  test("the literal of the top-level amountIn is the one read: whitespace, escaped key, duplicates, nested decoys", () => {
+    expect(ok(fromJson(`{ "tokenIn" : "${TOKEN_A}" ,\n\t"tokenOut":"${TOKEN_B}", "amountIn" :\r\n 9007199254740992 \n}`)).amountIn).toBe(TWO_53)
+    // the key spelt with an escape is the same key
+    expect(refused(fromJson(body("9007199254740993", '"amount\\u0049n"')))).toBe(tooLarge)
+    // JSON.parse keeps the last of duplicate keys; so does the literal
+    expect(ok(fromJson(body('9007199254740993,"amountIn":9007199254740992'))).amountIn).toBe(TWO_53)
+    expect(refused(fromJson(body('9007199254740992,"amountIn":9007199254740993')))).toBe(tooLarge)
+    // an amountIn inside another value is not the body's amountIn (that field is refused on its own)
+    expect(refused(fromJson(`{"x":{"amountIn":9007199254740993},"tokenIn":"${TOKEN_A}","tokenOut":"${TOKEN_B}","amountIn":9007199254740992}`))).toBe("x: unknown field")
+    expect(refused(fromJson(`{"x":{"amountIn":5},"tokenIn":"${TOKEN_A}","tokenOut":"${TOKEN_B}","amountIn":9007199254740993}`))).toBe(tooLarge)
+    // strings and keys that spell the field elsewhere are not it
+    const decoys = parseJson('{"tokenIn":"amountIn","x":["amountIn",{"amountIn":7}],"y":"\\"amountIn\\": 8","amountIn": 9007199254740993}') as Record<string, unknown>
+    expect((decoys.amountIn as JsonNumber).source).toBe("9007199254740993")
+    expect((decoys.x as unknown[])[1]).toEqual({ amountIn: 7 })
+  })
+  test("parseJson: only a number amountIn is kept with its literal; everything else is JSON.parse's", () => {
+    const text = body("9007199254740993")
+    const parsed = parseJson(text) as Record<string, unknown>
+    expect(parsed.amountIn).toBeInstanceOf(JsonNumber)
+    expect((parsed.amountIn as JsonNumber).source).toBe("9007199254740993")
+    expect({ ...parsed, amountIn: (parsed.amountIn as JsonNumber).value }).toEqual(JSON.parse(text))
+    for (const other of [body('"5"'), body("null"), "[1,2]", "5", "null", '"x"', '{"a":{"amountIn":1}}']) expect(parseJson(other)).toEqual(JSON.parse(other))
+    expect(() => parseJson("{")).toThrow()
+  })
+  test("exactIntegerOf: the integer a literal says, or undefined for a fraction", () => {
+    const cases: Array<[string, bigint | undefined]> = [
+      ["0", 0n], ["-0", 0n], ["7", 7n], ["1E+2", 100n], ["100e-2", 1n], ["0.5e1", 5n], ["12.340e2", 1234n],
+      ["0.1", undefined], ["1e-400", undefined], ["12.345e2", undefined], ["01", undefined], ["", undefined], ["1.", undefined],
+    ]
+    for (const [literal, expected] of cases) expect([literal, exactIntegerOf(literal)]).toEqual([literal, expected])
   })
 })
 
@@ -218,10 +286,32 @@ describe("swap request", () => {
       sender: SENDER, recipient: SENDER, deadline: NOW + 1200,
     } satisfies SwapRequest)
   })
-  test("recipient: never the zero address or the executor", () => {
+  const ZERO = "0x0000000000000000000000000000000000000000"
+  const PLACEHOLDER_FORMS = ["0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", "0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"]
+  test("recipient: never the zero address, the executor or the native placeholder", () => {
     expect(ok(swap({ recipient: RECIPIENT })).recipient).toBe(RECIPIENT)
-    expect(refused(swap({ recipient: "0x0000000000000000000000000000000000000000" }))).toBe("recipient: cannot be the zero address")
+    expect(refused(swap({ recipient: ZERO }))).toBe("recipient: cannot be the zero address")
     expect(refused(swap({ recipient: EXECUTOR }))).toBe("recipient: cannot be the route executor")
+    expect(refused(swap({ recipient: EXECUTOR.toLowerCase() }))).toBe("recipient: cannot be the route executor")
+    for (const form of PLACEHOLDER_FORMS) expect(refused(swap({ recipient: form }))).toBe("recipient: cannot be the native-token placeholder 0xEeee…EEeE")
+  })
+  test("sender: the same rules, checked whether or not a recipient is sent, and before the recipient", () => {
+    for (const recipient of [undefined, null, RECIPIENT]) {
+      const over = recipient === undefined ? {} : { recipient }
+      expect(refused(swap({ ...over, sender: ZERO }))).toBe("sender: cannot be the zero address")
+      expect(refused(swap({ ...over, sender: EXECUTOR }))).toBe("sender: cannot be the route executor")
+      expect(refused(swap({ ...over, sender: EXECUTOR.toLowerCase() }))).toBe("sender: cannot be the route executor")
+      for (const form of PLACEHOLDER_FORMS) expect(refused(swap({ ...over, sender: form }))).toBe("sender: cannot be the native-token placeholder 0xEeee…EEeE")
+    }
+    // both bad: the sender is named
+    expect(refused(swap({ sender: ZERO, recipient: EXECUTOR }))).toBe("sender: cannot be the zero address")
+    // a good sender with a bad recipient: the recipient is named
+    expect(refused(swap({ sender: RECIPIENT, recipient: ZERO }))).toBe("recipient: cannot be the zero address")
+  })
+  test("the executor comes from the rules, not from a fixed address", () => {
+    const other = "0x3333333333333333333333333333333333333333"
+    expect(ok(decodeSwapRequest({ ...swapBase, sender: EXECUTOR }, { ...rules, executor: other })).sender).toBe(EXECUTOR)
+    expect(refused(decodeSwapRequest({ ...swapBase, sender: other }, { ...rules, executor: other }))).toBe("sender: cannot be the route executor")
   })
   test("deadline: in the future, at most one hour ahead", () => {
     expect(ok(swap({ deadline: NOW + 1 })).deadline).toBe(NOW + 1)
@@ -232,7 +322,7 @@ describe("swap request", () => {
     expect(refused(swap({ deadline: String(NOW + 60) }))).toBe(`deadline: must be an integer number of Unix seconds, got "${NOW + 60}"`)
     expect(refused(swap({ deadline: NOW + 0.5 }))).toBe(`deadline: must be an integer number of Unix seconds, got ${NOW + 0.5}`)
   })
-  test("sender may be any address", () => {
+  test("sender may be any other address", () => {
     expect<string>(ok(swap({ sender: EIP55[0]!.toLowerCase() })).sender).toBe(EIP55[0]!)
   })
 })
