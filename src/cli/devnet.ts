@@ -1,5 +1,6 @@
 // bun run devnet [--scenario FILE] [--port N] [--manifest FILE]
 // The chain alone: node, contracts, pools and balances; runs until SIGINT/SIGTERM.
+// A busy --port is an error naming it, before anything is deployed.
 import { BunRuntime } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
 import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet } from "../devnet/index.ts"
@@ -32,6 +33,7 @@ BunRuntime.runMain(
     Effect.catchTags({
       ScenarioError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
       DevnetError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
+      PortInUseError: (e) => Effect.sync(() => { console.error(`error: ${e.message} (--port to choose another)`); process.exitCode = 1 }),
     }),
   ),
   { disablePrettyLogger: true },

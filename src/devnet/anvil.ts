@@ -4,6 +4,7 @@
 // so the node never outlives the service that started it.
 import { Data } from "effect"
 import { existsSync } from "node:fs"
+import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 
 export const ARC_CHAIN_ID = 5042
@@ -53,18 +54,49 @@ export interface AnvilNode {
 
 export class AnvilStartError extends Data.TaggedError("AnvilStartError")<{ readonly message: string }> {}
 
-const LISTENING = /Listening on ([\d.]+):(\d+)/
+/** The port asked for is taken by another process; the caller's message says how to choose another. */
+export class PortInUseError extends Data.TaggedError("PortInUseError")<{ readonly host: string; readonly port: number }> {
+  override get message() {
+    return `port ${this.port} on ${this.host} is already in use`
+  }
+}
 
-/** Starts anvil as Arc: chain id 5042, prague, Celo's transfer precompile on. */
+/**
+ * True when another process listens on host:port: found by listening there
+ * for a moment. Any other failure to listen (no such address, no permission)
+ * answers false and is left to the real listener to report.
+ */
+export const portInUse = (host: string, port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const probe = createServer()
+    probe.once("error", (e: NodeJS.ErrnoException) => resolve(e.code === "EADDRINUSE"))
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(false)))
+  })
+
+const LISTENING = /Listening on ([\d.]+):(\d+)/
+/** the watchdog's report of the node's pid, on the node's stderr */
+const PID_LINE = /anvil-pid (\d+)\n/
+/** the first line of anvil's own report when it cannot start (clap's usage errors, or a failed bind) */
+const FAILED = /^error: (.*)\n/im
+const ADDRESS_IN_USE = /address already in use/i
+
+/**
+ * Starts anvil as Arc: chain id 5042, prague, Celo's transfer precompile on.
+ * A busy port fails with PortInUseError before anvil is spawned, or at once
+ * when anvil reports it (another process may take the port in between); any
+ * other failure anvil reports ends the start at once with its message.
+ */
 export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode> => {
   const host = options.host ?? "127.0.0.1"
+  const requestedPort = options.port ?? 8545
   const bin = anvilBinary()
   if (!existsSync(bin)) {
     throw new AnvilStartError({ message: `anvil not found at ${bin}: run bun install` })
   }
+  if (requestedPort !== 0 && (await portInUse(host, requestedPort))) throw new PortInUseError({ host, port: requestedPort })
   const args = [
     "--host", host,
-    "--port", String(options.port ?? 8545),
+    "--port", String(requestedPort),
     "--chain-id", String(ARC_CHAIN_ID),
     "--hardfork", "prague",
     "--celo",
@@ -79,6 +111,7 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
   })
   let anvilPid = 0
   let output = ""
+  let errors = ""
   const ready = new Promise<{ host: string; port: number }>((resolveReady, reject) => {
     const scan = async (stream: ReadableStream<Uint8Array>, isErr: boolean) => {
       const decoder = new TextDecoder()
@@ -86,10 +119,24 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
       for await (const chunk of stream) {
         // keep draining after start so the node never blocks on a full pipe
         if (settled) continue
-        output += decoder.decode(chunk)
+        const text = decoder.decode(chunk, { stream: true })
+        output += text
         if (isErr) {
-          const pid = /anvil-pid (\d+)/.exec(output)
+          errors += text
+          const pid = PID_LINE.exec(errors)
           if (pid) anvilPid = Number(pid[1])
+          // anvil has given up: its watchdog stays until stopped, so its exit alone would never be seen.
+          // The watchdog's line may have landed inside anvil's own (one write each); it is taken out whole.
+          const failed = FAILED.exec(errors.replace(PID_LINE, ""))
+          if (failed) {
+            settled = true
+            reject(
+              ADDRESS_IN_USE.test(failed[1]!)
+                ? new PortInUseError({ host, port: requestedPort })
+                : new AnvilStartError({ message: `anvil could not start: ${failed[1]!.trim()}` }),
+            )
+            continue
+          }
         }
         const match = LISTENING.exec(output)
         if (match) {
@@ -115,7 +162,15 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
       } catch {
         // already closed
       }
-      const exited = await Promise.race([proc.exited.then(() => true), Bun.sleep(5_000).then(() => false)])
+      // a timer, cleared once the node is gone, so that it never holds this process open
+      let grace: Timer | undefined
+      const exited = await Promise.race([
+        proc.exited.then(() => true),
+        new Promise<false>((resolve) => {
+          grace = setTimeout(() => resolve(false), 5_000)
+        }),
+      ])
+      clearTimeout(grace)
       if (!exited) {
         if (anvilPid > 0) killQuietly(anvilPid)
         proc.kill("SIGKILL")

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { getAddress, type Address } from "viem"
 import { DEVNET_AGGREGATOR_API_KEY, startDevnetAggregator, type DevnetAggregator } from "./aggregator/index.ts"
-import { ARC_CHAIN_ID, startAnvil, type AnvilNode } from "./anvil.ts"
+import { ARC_CHAIN_ID, PortInUseError, startAnvil, type AnvilNode } from "./anvil.ts"
 import { devnetClient } from "./clients.ts"
 import { deployScenario, plannedTokenAddresses } from "./deploy.ts"
 import { Manifest, writeManifest } from "./manifest.ts"
@@ -49,7 +49,10 @@ const readScenarioFile = (path: string): string => {
   }
 }
 
-/** Starts a node and builds the scenario on it; a bad scenario is refused before the node starts. */
+/**
+ * Starts a node and builds the scenario on it; a bad scenario is refused before
+ * the node starts, a node port another process holds fails with PortInUseError.
+ */
 export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningDevnet> => {
   const source = options.scenarioPath ?? (options.scenarioText !== undefined ? "scenario" : DEFAULT_SCENARIO_PATH)
   const text = options.scenarioText ?? readScenarioFile(options.scenarioPath ?? DEFAULT_SCENARIO_PATH)
@@ -122,7 +125,9 @@ export class Devnet extends Context.Tag("devnet/Devnet")<Devnet, RunningDevnet>(
         Effect.tryPromise({
           try: () => startDevnet(options),
           catch: (e) =>
-            e instanceof ScenarioError || e instanceof DevnetError ? e : new DevnetError({ message: String(e) }),
+            e instanceof ScenarioError || e instanceof DevnetError || e instanceof PortInUseError
+              ? e
+              : new DevnetError({ message: e instanceof Error ? e.message : String(e) }),
         }),
         (devnet) => Effect.promise(() => devnet.stop()),
       ),

@@ -1,7 +1,9 @@
 // The devnet manifest (INTERFACE.md, "Devnet manifest"): everything a client of
-// the devnet needs, written only once the chain is ready, and atomically.
+// the devnet needs, written only once the chain is ready, atomically, and
+// readable by its owner alone (it holds private keys and the demo API key).
 import { Schema } from "effect"
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
+import { randomBytes } from "node:crypto"
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 
 const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
@@ -64,12 +66,27 @@ export type ManifestPool = typeof ManifestPool.Type
 
 export const DEFAULT_MANIFEST_PATH = ".devnet/manifest.json"
 
-/** Writes the manifest whole or not at all: a temporary file renamed into place. */
+/** Mode of the manifest: it holds private keys, so only its owner reads it. */
+export const MANIFEST_MODE = 0o600
+
+/**
+ * Writes the manifest whole or not at all, mode 0600 from its first byte: a new
+ * temporary file beside it, renamed into place. A failed write leaves the
+ * previous manifest, if any, and no temporary file.
+ */
 export const writeManifest = (path: string, manifest: Manifest): void => {
+  const text = `${JSON.stringify(Schema.encodeSync(Manifest)(manifest), null, 2)}\n`
   mkdirSync(dirname(path), { recursive: true })
-  const tmp = `${path}.${process.pid}.tmp`
-  writeFileSync(tmp, `${JSON.stringify(Schema.encodeSync(Manifest)(manifest), null, 2)}\n`)
-  renameSync(tmp, path)
+  const tmp = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+  try {
+    // "wx": always a new file, so the mode applies; chmod in case the umask took bits away
+    writeFileSync(tmp, text, { mode: MANIFEST_MODE, flag: "wx" })
+    chmodSync(tmp, MANIFEST_MODE)
+    renameSync(tmp, path)
+  } catch (e) {
+    rmSync(tmp, { force: true })
+    throw e
+  }
 }
 
 export const readManifest = (path: string): Manifest =>

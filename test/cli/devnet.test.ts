@@ -1,18 +1,22 @@
 // `bun run devnet` as a user runs it: the manifest appears when the chain is
-// ready, SIGINT/SIGTERM stop everything, a killed parent leaves no node, a bad
-// scenario is refused before any node starts.
+// ready (readable by its owner alone), SIGINT/SIGTERM stop everything, a killed
+// parent leaves no node, a bad scenario is refused before any node starts, a
+// busy port is named at once.
 import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { readManifest } from "../../src/devnet/index.ts"
+import { alive, answers, anvilUnder, holdPort, nodesOnPort, waitFor } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const dirs: string[] = []
 const procs: Bun.Subprocess[] = []
+const held: Array<() => void> = []
 
 afterEach(() => {
   for (const p of procs.splice(0)) p.kill("SIGKILL")
+  for (const release of held.splice(0)) release()
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
 })
 
@@ -28,54 +32,6 @@ const spawnDevnet = (args: string[]) => {
   return proc
 }
 
-const waitFor = async (check: () => boolean, ms: number, what: string) => {
-  const until = Date.now() + ms
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
-    await Bun.sleep(50)
-  }
-}
-
-const answers = async (rpcUrl: string) => {
-  try {
-    const res = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      signal: AbortSignal.timeout(1000),
-    })
-    return ((await res.json()) as { result: string }).result
-  } catch {
-    return undefined
-  }
-}
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** The anvil processes started under a process (its descendants named anvil). */
-const anvilUnder = async (root: number): Promise<number[]> => {
-  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,comm="]).stdout).text()
-  const rows = table.split("\n").map((l) => l.trim().split(/\s+/)).filter((r) => r.length === 3)
-  const children = new Map<number, number[]>()
-  for (const [pid, ppid] of rows) children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), Number(pid)])
-  const found: number[] = []
-  const walk = (pid: number) => {
-    for (const child of children.get(pid) ?? []) {
-      if (rows.find((r) => Number(r[0]) === child)?.[2] === "anvil") found.push(child)
-      walk(child)
-    }
-  }
-  walk(root)
-  return found
-}
-
 describe("bun run devnet", () => {
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     test(`writes the manifest when ready and stops the node on ${signal}`, async () => {
@@ -83,6 +39,9 @@ describe("bun run devnet", () => {
       const proc = spawnDevnet(["--port", "0", "--manifest", manifestPath])
       await waitFor(() => existsSync(manifestPath), 30_000, "the manifest")
       const manifest = readManifest(manifestPath)
+      // it holds private keys: its owner alone reads it, and no temporary file is left beside it
+      expect(statSync(manifestPath).mode & 0o777).toBe(0o600)
+      expect(readdirSync(join(manifestPath, ".."))).toEqual(["m.json"])
       expect(await answers(manifest.rpcUrl)).toBe("0x13b2")
       const nodes = await anvilUnder(proc.pid)
       expect(nodes).toHaveLength(1)
@@ -126,6 +85,20 @@ describe("bun run devnet", () => {
     expect(stderr).toContain("pools[0] (uniswap-v2 USDC/NOPE): unknown token NOPE")
     expect(existsSync(manifestPath)).toBe(false)
     expect(await answers(`http://127.0.0.1:${port}`)).toBeUndefined()
+  }, 30_000)
+
+  test("a busy --port is named at once, and no node is left", async () => {
+    const { port, release } = holdPort()
+    held.push(release)
+    const manifestPath = join(tempDir(), "m.json")
+    const started = Date.now()
+    const proc = spawnDevnet(["--port", String(port), "--manifest", manifestPath])
+    const [code, stderr] = await Promise.all([proc.exited, new Response(proc.stderr).text()])
+    expect(code).toBe(1)
+    expect(stderr).toContain(`error: port ${port} on 127.0.0.1 is already in use (--port to choose another)`)
+    expect(Date.now() - started).toBeLessThan(5_000)
+    expect(await nodesOnPort(port)).toEqual([])
+    expect(existsSync(manifestPath)).toBe(false)
   }, 30_000)
 
   test("a bad flag is a usage error", async () => {

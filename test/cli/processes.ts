@@ -1,0 +1,70 @@
+// What the CLI tests look at from outside: a chain that answers, the processes
+// a command left behind, ports held by another process.
+
+export const waitFor = async (check: () => boolean, ms: number, what: string) => {
+  const until = Date.now() + ms
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`)
+    await Bun.sleep(50)
+  }
+}
+
+/** The chain id a JSON-RPC endpoint answers, or undefined when nothing answers there. */
+export const answers = async (rpcUrl: string) => {
+  try {
+    const res = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(1000),
+    })
+    return ((await res.json()) as { result: string }).result
+  } catch {
+    return undefined
+  }
+}
+
+export const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** The anvil processes started under a process (its descendants named anvil). */
+export const anvilUnder = async (root: number): Promise<number[]> => {
+  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,comm="]).stdout).text()
+  const rows = table.split("\n").map((l) => l.trim().split(/\s+/)).filter((r) => r.length === 3)
+  const children = new Map<number, number[]>()
+  for (const [pid, ppid] of rows) children.set(Number(ppid), [...(children.get(Number(ppid)) ?? []), Number(pid)])
+  const found: number[] = []
+  const walk = (pid: number) => {
+    for (const child of children.get(pid) ?? []) {
+      if (rows.find((r) => Number(r[0]) === child)?.[2] === "anvil") found.push(child)
+      walk(child)
+    }
+  }
+  walk(root)
+  return found
+}
+
+/** Processes, wherever they run, whose command line starts a node (or its watchdog) on the port. */
+export const nodesOnPort = async (port: number): Promise<string[]> => {
+  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,args="]).stdout).text()
+  return table.split("\n").filter((line) => /anvil/.test(line) && new RegExp(`--port ${port}(\\s|$)`).test(line))
+}
+
+/** A port another process finds taken: listened on by this one until `release`. */
+export const holdPort = (): { readonly port: number; readonly release: () => void } => {
+  const listener = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } })
+  return { port: listener.port, release: () => listener.stop(true) }
+}
+
+/** A port nothing listens on right now. */
+export const freePort = (): number => {
+  const { port, release } = holdPort()
+  release()
+  return port
+}
