@@ -8,11 +8,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApiServer } from "../src/api/index.ts"
+import { Rpc } from "../src/chain/rpc.ts"
+import { Simulator } from "../src/chain/simulator.ts"
 import { startDevnet, testAccounts } from "../src/devnet/index.ts"
 import { chainSettings } from "../src/swap/chain-settings.ts"
 import { livePrograms } from "../src/swap/live.ts"
 import { load, rawPost } from "./api-edge.ts"
-import type { Measurement } from "./measurement.ts"
+import { percentile, type Measurement } from "./measurement.ts"
 
 const QUOTE_P50_MS = 2
 const QUOTE_P99_MS = 10
@@ -60,6 +62,7 @@ export async function run(): Promise<Measurement[]> {
       const fresh = await load({ ...spec("quote", 16), requests: distinct, cycle: true })
       const freshSat = await load({ ...spec("quote", 64), requests: distinct, cycle: true })
       const swap = await load(spec("swap", 16))
+      const gasSearch = await simulationCost(devnet, settings, api.baseUrl, keys[0]!)
       const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
         r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
       const rnd = (v: number) => Math.round(v * 1000) / 1000
@@ -73,6 +76,9 @@ export async function run(): Promise<Measurement[]> {
         { name: "/swap p50 @16 conns (devnet)", value: rnd(swap.p50), unit: "ms", target: `<= ${SWAP_P50_MS}`, met: swap.p50 <= SWAP_P50_MS && swap.non200 === 0, note: bad(swap) ?? "simulated on the node per request" },
         { name: "/swap p99 @16 conns (devnet)", value: rnd(swap.p99), unit: "ms" },
         { name: "/swap throughput @16 conns (devnet)", value: Math.round(swap.rps), unit: "req/s" },
+        { name: "/swap simulation alone p50 (one request at a time)", value: rnd(gasSearch.checkP50), unit: "ms", note: "eth_simulateV1 at the priced block: the check without the gas search" },
+        { name: "/swap simulation + gas search p50 (one request at a time)", value: rnd(gasSearch.bothP50), unit: "ms", note: "eth_simulateV1 ‖ eth_estimateGas with the same overrides, as /swap runs them" },
+        { name: "gas search cost, ratio to the simulation alone (same run)", value: Math.round((gasSearch.bothP50 / gasSearch.checkP50) * 100) / 100, unit: "x", note: "p50 over p50" },
       ]
     } finally {
       await api.stop()
@@ -81,6 +87,51 @@ export async function run(): Promise<Measurement[]> {
     await devnet.stop()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The simulation /swap runs, with and without the search for the least gas limit, on the same
+ * transactions (one /swap answer per trade), one call at a time, alternating, in one run.
+ */
+const simulationCost = async (
+  devnet: Awaited<ReturnType<typeof startDevnet>>,
+  settings: ReturnType<typeof chainSettings> extends Either.Either<infer R, unknown> ? R : never,
+  baseUrl: string,
+  key: string,
+) => {
+  const t = devnet.manifest.tokens
+  const sender = testAccounts[0]!.address
+  const swaps: any[] = []
+  for (const [tokenIn, tokenOut, amountIn] of [[t.EURC!, t.cirBTC!, "400000000"], [t.USDC!, t.EURC!, "60000000000"], [t.USDC!, t.WBTC!, "2500000000"]] as const) {
+    const res = await fetch(`${baseUrl}/swap`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ tokenIn: tokenIn.address, tokenOut: tokenOut.address, amountIn, sender }),
+    })
+    swaps.push(await res.json())
+  }
+  const program = Effect.gen(function* () {
+    const rpc = yield* Rpc
+    const simulator = yield* Simulator
+    const block = yield* rpc.getBlock()
+    const check: number[] = []
+    const both: number[] = []
+    for (let i = 0; i < 300; i++) {
+      const swap = swaps[i % swaps.length]
+      const params = {
+        sender, executor: swap.tx.to, data: swap.tx.data, value: 0n, block: { number: block.number, timestamp: block.timestamp },
+        pulls: { token: swap.approval.token, amount: BigInt(swap.amountIn) },
+      }
+      for (const [findGasLimit, sample] of [[false, check], [true, both]] as const) {
+        const start = performance.now()
+        yield* simulator.simulateExecute({ ...params, findGasLimit })
+        sample.push(performance.now() - start)
+      }
+    }
+    return { checkP50: percentile(check, 50), bothP50: percentile(both, 50) }
+  })
+  const layer = Simulator.layer.pipe(Layer.provideMerge(Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 })))
+  return Effect.runPromise(Effect.provide(program, layer))
 }
 
 if (import.meta.main) {

@@ -266,6 +266,8 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
     chainId: 5042,
     blockNumber: 1n,
     blockTimestamp: 1_700_000_000n,
+    executor: undefined,
+    prices: new Map(),
     gasPriceWei: 20_000_000_000n, // 20 gwei of native USDC
     pools,
     poolsByToken: byToken,
@@ -373,7 +375,7 @@ export const defaultScenarioMarket = () => {
     }
   })
   const snapshot: MarketSnapshot = {
-    chainId: 5042, blockNumber: 1n, blockTimestamp: 1_700_000_000n, gasPriceWei: 20_000_000_000n, pools, poolsByToken: byToken,
+    chainId: 5042, blockNumber: 1n, blockTimestamp: 1_700_000_000n, executor: undefined, prices: new Map(), gasPriceWei: 20_000_000_000n, pools, poolsByToken: byToken,
   }
   const decimals = new Map([["USDC", 6], ...plan.tokens.map((t) => [t.symbol, t.decimals] as const)])
   const usd = new Map(plan.priceFeeds.map((f) => [f.symbol, Number(f.answer) / 1e8]))

@@ -7,7 +7,10 @@ import {
   BaseError,
   CallExecutionError,
   ContractFunctionRevertedError,
+  ExecutionRevertedError,
   HttpRequestError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
   RawContractError,
   RpcRequestError,
   TimeoutError,
@@ -48,12 +51,16 @@ export type RpcErrorReason =
   | "chain-mismatch"
   /** the configuration is unusable (no URL, say) */
   | "config"
+  /** the endpoint does not offer the method (JSON-RPC -32601 / -32004) */
+  | "unsupported"
 
 export class RpcError extends Data.TaggedError("RpcError")<{
   readonly reason: RpcErrorReason
   /** the JSON-RPC method (or service method) that failed */
   readonly method: string
   readonly message: string
+  /** with reason "revert": the revert data, when the node gave it */
+  readonly revertData?: Hex
 }> {}
 
 export interface RpcConfig {
@@ -130,13 +137,30 @@ export interface CallParams {
 export interface SimulatedBlock {
   readonly blockOverrides?: BlockOverrides
   readonly stateOverrides?: StateOverride
-  readonly calls: readonly { readonly to: Address; readonly data: Hex; readonly from?: Address }[]
+  readonly calls: readonly {
+    readonly to: Address
+    readonly data: Hex
+    readonly from?: Address
+    readonly value?: bigint
+    readonly gas?: bigint
+  }[]
 }
 
 export interface SimulatedCall {
   readonly success: boolean
   /** the return data, or the revert data */
   readonly data: Hex
+  /** gas used, after refunds */
+  readonly gasUsed: bigint
+}
+
+export interface EstimateGasParams {
+  readonly from: Address
+  readonly to: Address
+  readonly data: Hex
+  readonly value?: bigint
+  readonly blockNumber?: bigint
+  readonly stateOverride?: StateOverride
 }
 
 export interface RpcService {
@@ -156,8 +180,20 @@ export interface RpcService {
   }) => Effect.Effect<readonly RpcLog[], RpcError>
   /** eth_call; a revert fails with reason "revert" */
   readonly call: (params: CallParams) => Effect.Effect<Hex, RpcError>
-  /** eth_simulateV1: the outcome of every call of every block */
-  readonly simulate: (blocks: readonly SimulatedBlock[]) => Effect.Effect<readonly (readonly SimulatedCall[])[], RpcError>
+  /**
+   * eth_simulateV1: the outcome of every call of every block, on top of `blockNumber` (latest
+   * when not given). Block overrides must move forward from that base block, as geth and reth
+   * require. A node without the method fails with reason "unsupported".
+   */
+  readonly simulate: (
+    blocks: readonly SimulatedBlock[],
+    options?: { readonly blockNumber?: bigint },
+  ) => Effect.Effect<readonly (readonly SimulatedCall[])[], RpcError>
+  /**
+   * eth_estimateGas: the least gas limit at which the call succeeds (the node's search), on the
+   * state at `blockNumber` with the overrides; a revert fails with reason "revert".
+   */
+  readonly estimateGas: (params: EstimateGasParams) => Effect.Effect<bigint, RpcError>
   /**
    * Many reads in Multicall3 aggregate3 eth_calls (one per `multicallBatchSize` reads, sent
    * together), each read allowed to fail on its own. Pass `blockNumber` for reads that must agree.
@@ -197,6 +233,25 @@ const MULTICALL3_ABI = [
   },
 ] as const
 
+const isHex = (value: unknown): value is Hex => typeof value === "string" && /^0x([0-9a-fA-F]{2})*$/.test(value)
+
+/** The revert data a node attached to an error: `data` as hex, or `data.data` (some nodes nest it). */
+const revertDataOf = (cause: BaseError): Hex | undefined => {
+  let found: Hex | undefined
+  cause.walk((e) => {
+    const data = (e as { data?: unknown }).data
+    const hex = isHex(data) ? data : isHex((data as { data?: unknown } | undefined)?.data) ? (data as { data: Hex }).data : undefined
+    if (hex !== undefined && found === undefined) found = hex
+    return false
+  })
+  return found
+}
+
+const reverted = (method: string, message: string, cause: BaseError): RpcError => {
+  const revertData = revertDataOf(cause)
+  return new RpcError({ reason: "revert", method, message, ...(revertData !== undefined ? { revertData } : {}) })
+}
+
 /** Maps any failure of a viem request to an RpcError with the reason a caller can act on. */
 export const toRpcError = (method: string) => (cause: unknown): RpcError => {
   if (cause instanceof RpcError) return cause
@@ -206,14 +261,15 @@ export const toRpcError = (method: string) => (cause: unknown): RpcError => {
   const message = cause.shortMessage
   const found = (type: abstract new (...args: never[]) => unknown) => cause.walk((e) => e instanceof type) !== null
   if (found(TimeoutError)) return new RpcError({ reason: "timeout", method, message })
-  if (found(ContractFunctionRevertedError) || found(RawContractError)) return new RpcError({ reason: "revert", method, message })
+  if (found(MethodNotFoundRpcError) || found(MethodNotSupportedRpcError)) return new RpcError({ reason: "unsupported", method, message })
+  if (found(ContractFunctionRevertedError) || found(RawContractError) || found(ExecutionRevertedError)) {
+    return reverted(method, message, cause)
+  }
   if (found(HttpRequestError)) {
     const http = cause.walk((e) => e instanceof HttpRequestError) as HttpRequestError
     return new RpcError({ reason: http.status === undefined ? "unreachable" : "http", method, message })
   }
-  if (cause instanceof CallExecutionError && /revert/i.test(cause.details ?? "")) {
-    return new RpcError({ reason: "revert", method, message })
-  }
+  if (cause instanceof CallExecutionError && /revert/i.test(cause.details ?? "")) return reverted(method, message, cause)
   if (found(RpcRequestError)) return new RpcError({ reason: "rpc", method, message })
   return new RpcError({ reason: "rpc", method, message })
 }
@@ -320,18 +376,46 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       return result.data ?? "0x"
     })
 
-    const simulate = Effect.fn("Rpc.simulate")(function* (blocks: readonly SimulatedBlock[]) {
+    const simulate = Effect.fn("Rpc.simulate")(function* (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) {
       const result = yield* attempt("eth_simulateV1", () =>
         client.simulateBlocks({
+          ...(options?.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
           blocks: blocks.map((block) => ({
             ...(block.blockOverrides !== undefined ? { blockOverrides: block.blockOverrides } : {}),
             ...(block.stateOverrides !== undefined ? { stateOverrides: block.stateOverrides } : {}),
-            calls: block.calls.map((c) => ({ to: c.to, data: c.data, ...(c.from !== undefined ? { account: c.from } : {}) })),
+            calls: block.calls.map((c) => ({
+              to: c.to,
+              data: c.data,
+              ...(c.from !== undefined ? { account: c.from } : {}),
+              ...(c.value !== undefined ? { value: c.value } : {}),
+              ...(c.gas !== undefined ? { gas: c.gas } : {}),
+            })),
           })),
         }),
       )
+      if (result.length !== blocks.length || result.some((block, i) => block.calls.length !== blocks[i]!.calls.length)) {
+        return yield* new RpcError({ reason: "decode", method: "eth_simulateV1", message: "the answer does not have one result per call" })
+      }
       return result.map((block) =>
-        block.calls.map((c): SimulatedCall => ({ success: c.status === "success", data: (c as { data?: Hex }).data ?? "0x" })),
+        block.calls.map((c): SimulatedCall => ({
+          success: c.status === "success",
+          data: (c as { data?: Hex }).data ?? "0x",
+          gasUsed: c.gasUsed,
+        })),
+      )
+    })
+
+    const estimateGas = Effect.fn("Rpc.estimateGas")(function* (params: EstimateGasParams) {
+      return yield* attempt("eth_estimateGas", () =>
+        client.estimateGas({
+          account: params.from,
+          to: params.to,
+          data: params.data,
+          prepare: false,
+          ...(params.value !== undefined ? { value: params.value } : {}),
+          ...(params.blockNumber !== undefined ? { blockNumber: params.blockNumber } : {}),
+          ...(params.stateOverride !== undefined ? { stateOverride: params.stateOverride } : {}),
+        }),
       )
     })
 
@@ -381,6 +465,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       getLogs,
       call,
       simulate,
+      estimateGas,
       multicall,
     } satisfies RpcService
   })

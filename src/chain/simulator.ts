@@ -18,16 +18,27 @@ export interface SimulateExecute {
   readonly value: bigint
   /** the ERC-20 the executor pulls from the sender; undefined for native input */
   readonly pulls?: { readonly token: Address; readonly amount: bigint }
-  /** the head block, when the caller knows it (saves a round trip); read from the node otherwise */
-  readonly head?: { readonly number: bigint; readonly timestamp: bigint }
+  /** the block the route was priced at: the call runs on its state, as the block after it */
+  readonly block: { readonly number: bigint; readonly timestamp: bigint }
+  /** also find the least gas limit at which the call succeeds */
+  readonly findGasLimit?: boolean
 }
 
 export type SimulationOutcome =
-  | { readonly ok: true; readonly gasUsed: bigint }
+  | {
+      readonly ok: true
+      /** the least gas limit at which the call succeeds, when asked for (before refunds, EIP-150's 1/64 included) */
+      readonly gasLimit?: bigint
+    }
   | { readonly ok: false; readonly revertData: Hex }
 
 export interface SimulatorShape {
-  /** fails with RpcError only when the check cannot run (node unreachable, say) */
+  /**
+   * The call's outcome at the block after `block`, from the sender, with its balance and allowance
+   * filled in. Fails with RpcError when the check cannot run: reason "unreachable" or "timeout"
+   * when the node cannot be reached, any other reason when the node refused the request or gave
+   * an answer that cannot be read.
+   */
   readonly simulateExecute: (params: SimulateExecute) => Effect.Effect<SimulationOutcome, RpcError>
 }
 
@@ -80,27 +91,66 @@ export const makeSimulator = (rpc: RpcService): SimulatorShape => {
       return state
     })
 
-  const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
-    const stateOverrides = yield* overrides(params)
-    const latest = params.head ?? (yield* rpc.getBlock())
-    // the next block, as the transaction will be mined: gas and block.timestamp as then
-    const result = yield* Effect.tryPromise({
-      try: () =>
-        rpc.client.simulateBlocks({
-          blocks: [
-            {
-              blockOverrides: { number: latest.number + 1n, time: latest.timestamp + 1n },
-              stateOverrides,
-              calls: [{ account: params.sender, to: params.executor, data: params.data, value: params.value }],
-            },
-          ],
+  // eth_simulateV1 runs the call as the next block; a node without it (method not found) is asked
+  // with eth_call on the block's own state instead, from then on
+  let simulateV1 = true
+
+  const check = (params: SimulateExecute, stateOverride: StateOverride): Effect.Effect<SimulationOutcome, RpcError> => {
+    const { number, timestamp } = params.block
+    const viaCall = rpc
+      .call({ from: params.sender, to: params.executor, data: params.data, value: params.value, blockNumber: number, stateOverride })
+      .pipe(
+        Effect.as<SimulationOutcome>({ ok: true }),
+        Effect.catchTag("RpcError", (e) =>
+          e.reason === "revert" ? Effect.succeed<SimulationOutcome>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e),
+        ),
+      )
+    if (!simulateV1) return viaCall
+    return rpc
+      .simulate(
+        [
+          {
+            // based explicitly on the priced block: the overrides move forward from it, as geth and reth require
+            blockOverrides: { number: number + 1n, time: timestamp + 1n },
+            stateOverrides: stateOverride,
+            calls: [{ from: params.sender, to: params.executor, data: params.data, value: params.value }],
+          },
+        ],
+        { blockNumber: number },
+      )
+      .pipe(
+        Effect.map((blocks): SimulationOutcome => {
+          const call = blocks[0]![0]!
+          return call.success ? { ok: true } : { ok: false, revertData: call.data }
         }),
-      catch: toRpcError("eth_simulateV1"),
-    })
-    const call = result[0]?.calls[0]
-    if (call === undefined) return yield* new RpcError({ reason: "decode", method: "eth_simulateV1", message: "no call result" })
-    if (call.status === "success") return { ok: true, gasUsed: call.gasUsed } as const
-    return { ok: false, revertData: ((call as { data?: Hex }).data ?? "0x") as Hex } as const
+        Effect.catchTag("RpcError", (e) =>
+          e.reason !== "unsupported"
+            ? Effect.fail(e)
+            : Effect.logWarning(`the node does not offer eth_simulateV1 (${e.message}): simulating with eth_call and eth_estimateGas`).pipe(
+                Effect.zipRight(Effect.sync(() => (simulateV1 = false))),
+                Effect.zipRight(viaCall),
+              ),
+        ),
+      )
+  }
+
+  /** The node's search for the least limit that succeeds, on the same state; undefined when the call reverts. */
+  const leastGasLimit = (params: SimulateExecute, stateOverride: StateOverride) =>
+    rpc
+      .estimateGas({ from: params.sender, to: params.executor, data: params.data, value: params.value, blockNumber: params.block.number, stateOverride })
+      .pipe(
+        Effect.map((gas): { readonly gas: bigint } | { readonly revertData: Hex } => ({ gas })),
+        Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed({ revertData: e.revertData ?? ("0x" as Hex) }) : Effect.fail(e))),
+      )
+
+  const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
+    const stateOverride = yield* overrides(params)
+    if (params.findGasLimit !== true) return yield* check(params, stateOverride)
+    const [outcome, limit] = yield* Effect.all([check(params, stateOverride), leastGasLimit(params, stateOverride)], { concurrency: 2 })
+    if (!outcome.ok) return outcome
+    // the call succeeds as the next block but not on the block's own state: a refusal all the same
+    if ("revertData" in limit) return { ok: false, revertData: limit.revertData } as const
+    return { ok: true, gasLimit: limit.gas } as const
   })
 
   return { simulateExecute }

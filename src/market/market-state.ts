@@ -40,6 +40,8 @@ import {
   V3_POOL_ABI,
   V4_STATE_VIEW_ABI,
 } from "./abis.ts"
+import type { PriceFeedConfig } from "../pricing/index.ts"
+import { blockSettingsReads } from "./block-settings.ts"
 import { DEFAULT_TICK_WINDOW, needsRecentering, tickWindow, ticksInWord } from "./tick-window.ts"
 import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "./types.ts"
 
@@ -50,6 +52,10 @@ export interface MarketConfig {
   /** V4's StateView lens; required with `poolManager` */
   readonly stateView?: Address
   readonly multicall3: Address
+  /** the route executor whose settings (protocol fee, pause) are read with every block */
+  readonly executor?: Address
+  /** reference price feeds read with every block */
+  readonly priceFeeds?: readonly PriceFeedConfig[]
   /** the first block searched for pool creations (the factories' deployment block, say) */
   readonly fromBlock: bigint
   /** half-width of the tick window kept around each pool's current tick (default 32768) */
@@ -179,6 +185,8 @@ export const makeMarketState = (config: MarketConfig) =>
         chainId: rpc.chainId,
         blockNumber: block,
         blockTimestamp: 0n,
+        executor: undefined,
+        prices: new Map(),
         gasPriceWei: 0n,
         pools: new Map(),
         poolsByToken: new Map(),
@@ -300,6 +308,7 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
   const poolManager = config.poolManager?.toLowerCase()
   const stateView = config.stateView
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
+  const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
 
   const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[]) => {
     const ranges: [bigint, bigint][] = []
@@ -486,6 +495,8 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       const push = <A>(r: Read<A>): number => reads.push(r as Read<unknown>) - 1
       const timestampAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getCurrentBlockTimestamp", args: [] }))
       const basefeeAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getBasefee", args: [] }))
+      const settingsAt = reads.length
+      for (const r of settingsReads.reads) push(r)
       const baseReads = new Map<string, number[]>()
       const tickReads = new Map<string, { tick: number; at: number }[]>()
       for (const meta of [...toLoad, ...toRefresh]) baseReads.set(meta.key, baseReadsOf(meta, push))
@@ -506,6 +517,7 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       }
       const blockTimestamp = value<bigint>(timestampAt) ?? 0n
       const baseFee = value<bigint>(basefeeAt) ?? 0n
+      const { executor, prices } = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length))
 
       const states = new Map(world.states)
       const hidden = new Set(world.hidden)
@@ -613,6 +625,8 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
         chainId: rpc.chainId,
         blockNumber: head,
         blockTimestamp,
+        executor,
+        prices,
         gasPriceWei: baseFee + priorityFee,
         pools: published,
         poolsByToken: sortedPoolsByToken(published),

@@ -1,6 +1,7 @@
 // What a market snapshot holds: every known pool's state at one block,
 // immutable, read by route search without touching the chain.
 import type { Address, Hex } from "viem"
+import type { UsdPrice } from "../pricing/index.ts"
 
 export type Dex = "uniswap-v2" | "uniswap-v3" | "uniswap-v4"
 
@@ -43,10 +44,21 @@ export interface ConcentratedPoolState extends PoolBase {
 
 export type PoolState = V2PoolState | ConcentratedPoolState
 
+/** The route executor's settings at a block. */
+export interface ExecutorSettings {
+  readonly address: Address
+  readonly protocolFeeBps: number
+  readonly paused: boolean
+}
+
 export interface MarketSnapshot {
   readonly chainId: number
   readonly blockNumber: bigint
   readonly blockTimestamp: bigint
+  /** the executor's settings at this block; undefined when none is configured or none answers */
+  readonly executor: ExecutorSettings | undefined
+  /** reference USD prices at this block, by lower-case token address */
+  readonly prices: ReadonlyMap<string, UsdPrice>
   /** base fee + priority fee a transaction pays now, in native wei (18-decimal USDC) */
   readonly gasPriceWei: bigint
   /** every routable pool by id (lower-case) */

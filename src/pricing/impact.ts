@@ -1,6 +1,6 @@
 // Price impact and gas in the output token, from USD reference prices. Pure
 // bigint arithmetic: no Effect, no I/O.
-import type { UsdPrice } from "./reference-prices.ts"
+import type { UsdPrice } from "./usd-price.ts"
 
 const pow10 = (n: number): bigint => 10n ** BigInt(n)
 

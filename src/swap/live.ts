@@ -1,14 +1,12 @@
 // The request programs over the real services: one RPC client, the market
-// actor, tokens, reference prices, the executor's settings, the sources and
-// the simulator, built once and shared by every request.
+// actor (pools, the executor's settings and reference prices, block by block),
+// tokens, the sources and the simulator, built once and shared by every request.
 import { Context, Effect, Exit, Layer, MetricLabel } from "effect"
 import type { QuoteError } from "../api/errors.ts"
 import { SwapPrograms, type QuoteRequest, type QuoteResponse } from "../api/programs.ts"
-import { ExecutorState } from "../chain/executor-state.ts"
 import { Rpc } from "../chain/rpc.ts"
 import { Simulator } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
-import { ReferencePrices } from "../pricing/index.ts"
 import { externalSources, makeRouterAllowlist, routerSource, SourceMetrics, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "./chain-settings.ts"
@@ -29,6 +27,8 @@ export const chainServices = (settings: ChainSettings) => {
     ...(settings.poolManager ? { poolManager: settings.poolManager } : {}),
     ...(settings.stateView ? { stateView: settings.stateView } : {}),
     multicall3: settings.multicall3,
+    executor: settings.executor,
+    priceFeeds: settings.priceFeeds,
     fromBlock: settings.fromBlock,
     pollInterval: MARKET_POLL_INTERVAL,
   })
@@ -44,25 +44,18 @@ export const chainServices = (settings: ChainSettings) => {
       }),
     ]),
   )
-  return Layer.mergeAll(
-    ExecutorState.layer(settings.executor),
-    ReferencePrices.layer(settings.priceFeeds),
-    Simulator.layer,
-    sources,
-  ).pipe(Layer.provideMerge(market), Layer.provideMerge(tokens), Layer.provideMerge(rpc))
+  return Layer.mergeAll(Simulator.layer, sources).pipe(Layer.provideMerge(market), Layer.provideMerge(tokens), Layer.provideMerge(rpc))
 }
 
 const programsLayer = (settings: ChainSettings) =>
   Layer.effect(
     SwapPrograms,
     Effect.gen(function* () {
-      const context = yield* Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc>()
+      const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
       const market = Context.get(context, MarketState)
       const services: QuoteServices = {
         tokens: Context.get(context, Tokens),
         market,
-        prices: Context.get(context, ReferencePrices),
-        executor: Context.get(context, ExecutorState),
         sources: Context.get(context, Sources),
       }
       const cache = makeQuoteCache()

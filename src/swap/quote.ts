@@ -4,10 +4,9 @@ import { Context, Effect } from "effect"
 import type { Address } from "viem"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/errors.ts"
 import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
-import { ExecutorState, type ExecutorSettings } from "../chain/executor-state.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import { MarketState, type MarketSnapshot } from "../market/index.ts"
-import { nativeToToken, priceImpactBps, ReferencePrices, type UsdPrice } from "../pricing/index.ts"
+import { MarketState, type ExecutorSettings, type MarketSnapshot } from "../market/index.ts"
+import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
 import { countSource, rankRoutes, Sources, type SourceRequest, type SourceRoute } from "../sources/index.ts"
 import { checksum, Tokens, USDC_ERC20_ADDRESS, type NormalizedToken } from "../tokens/index.ts"
 
@@ -18,6 +17,8 @@ export interface PricedQuote {
   readonly tokenIn: NormalizedToken
   readonly tokenOut: NormalizedToken
   readonly settings: ExecutorSettings
+  /** the market block the quote was priced at: its pools, executor settings and prices */
+  readonly snapshot: MarketSnapshot
 }
 
 /** Every source's answer to one request, best first, and the response each would give. */
@@ -27,6 +28,8 @@ export interface PricedCandidates {
   readonly tokenIn: NormalizedToken
   readonly tokenOut: NormalizedToken
   readonly settings: ExecutorSettings
+  /** the market block every candidate was priced at: its pools, executor settings and prices */
+  readonly snapshot: MarketSnapshot
   /** the quote response with this candidate's route */
   readonly respond: (route: SourceRoute) => QuoteResponse
 }
@@ -62,7 +65,6 @@ interface Inputs {
   readonly tokenOut: NormalizedToken
   readonly snapshot: MarketSnapshot
   readonly settings: ExecutorSettings
-  readonly priceMap: ReadonlyMap<string, UsdPrice>
   /** amountIn in the ERC-20 units the pools take */
   readonly poolAmountIn: bigint
 }
@@ -71,6 +73,7 @@ const sameToken = () => new InvalidRequest({ message: "tokenOut: the same token 
 const notRoutable = (field: "tokenIn" | "tokenOut", token: NormalizedToken, reason: string) =>
   new NoRoute({ message: `${field}: ${token.symbol} cannot be routed (${reason})` })
 const staleMarket = (ms: number) => unavailable(`market state is ${ms} ms stale`)
+const noExecutor = (snapshot: MarketSnapshot) => unavailable(`the route executor's settings could not be read at block ${snapshot.blockNumber}`)
 // native input goes down the route in whole ERC-20 units; the executor refunds the rest
 const belowOneUnit = (token: NormalizedToken) =>
   new NoRoute({ message: `amountIn: less than one unit of ${token.symbol} at 6 decimals reaches the pools` })
@@ -84,8 +87,6 @@ const belowOneUnit = (token: NormalizedToken) =>
 const knownInputs = (
   tokens: Tokens["Type"],
   market: MarketState["Type"],
-  executor: ExecutorState["Type"],
-  prices: ReferencePrices["Type"],
   request: QuoteRequest,
 ): Inputs | QuoteError | undefined => {
   const tokenIn = tokens.known.normalize(request.tokenIn)
@@ -101,17 +102,15 @@ const knownInputs = (
   if (!routableOut.routable) return notRoutable("tokenOut", tokenOut, routableOut.reason)
   const poolAmountIn = request.amountIn / tokenIn.scale
   if (poolAmountIn === 0n) return belowOneUnit(tokenIn)
-  const settings = executor.current()
-  if (settings === undefined) return undefined
-  return { tokenIn, tokenOut, snapshot: now.snapshot, settings, priceMap: prices.current(), poolAmountIn }
+  const settings = now.snapshot.executor
+  if (settings === undefined) return noExecutor(now.snapshot)
+  return { tokenIn, tokenOut, snapshot: now.snapshot, settings, poolAmountIn }
 }
 
 /** The inputs, reading from the chain what is not known yet (a token's first request, say). */
 const gatherInputs = (
   tokens: Tokens["Type"],
   market: MarketState["Type"],
-  executor: ExecutorState["Type"],
-  prices: ReferencePrices["Type"],
   request: QuoteRequest,
 ): Effect.Effect<Inputs, QuoteError> =>
   Effect.gen(function* () {
@@ -131,34 +130,31 @@ const gatherInputs = (
     const poolAmountIn = request.amountIn / tokenIn.scale
     if (poolAmountIn === 0n) return yield* belowOneUnit(tokenIn)
 
-    const settings = yield* executor.settings.pipe(Effect.catchTag("RpcError", (e) => Effect.fail(unavailable(e.message))))
-    const priceMap = yield* prices.all
-    return { tokenIn, tokenOut, snapshot, settings, priceMap, poolAmountIn }
+    const settings = snapshot.executor
+    if (settings === undefined) return yield* noExecutor(snapshot)
+    return { tokenIn, tokenOut, snapshot, settings, poolAmountIn }
   })
 
 /** The services a quote reads, resolved once. */
 export interface QuoteServices {
   readonly tokens: Tokens["Type"]
   readonly market: MarketState["Type"]
-  readonly prices: ReferencePrices["Type"]
-  readonly executor: ExecutorState["Type"]
   readonly sources: Sources["Type"]
 }
 
-export const quoteServices: Effect.Effect<QuoteServices, never, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> = Effect.map(
-  Effect.context<Tokens | MarketState | ReferencePrices | ExecutorState | Sources>(),
+export const quoteServices: Effect.Effect<QuoteServices, never, Tokens | MarketState | Sources> = Effect.map(
+  Effect.context<Tokens | MarketState | Sources>(),
   (context) => ({
     tokens: Context.get(context, Tokens),
     market: Context.get(context, MarketState),
-    prices: Context.get(context, ReferencePrices),
-    executor: Context.get(context, ExecutorState),
     sources: Context.get(context, Sources),
   }),
 )
 
 /** What every source is asked, and how gas is converted, for one request on its inputs. */
 const sourceRequestOf = (inputs: Inputs, request: QuoteRequest, sender: Address | undefined) => {
-  const { tokenIn, tokenOut, snapshot, priceMap, poolAmountIn } = inputs
+  const { tokenIn, tokenOut, snapshot, poolAmountIn } = inputs
+  const priceMap = snapshot.prices
   const priceOf = (address: Address): UsdPrice | undefined =>
     priceMap.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase() ? ONE_DOLLAR : undefined)
   const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC_ERC20_ADDRESS.toLowerCase()
@@ -222,7 +218,7 @@ const candidatesOf = (
       route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
     }
   }
-  return { candidates, tokenIn, tokenOut, settings: inputs.settings, respond }
+  return { candidates, tokenIn, tokenOut, settings: inputs.settings, snapshot: inputs.snapshot, respond }
 }
 
 /**
@@ -238,7 +234,7 @@ export const priceCandidatesNow = (
 ): PricedCandidates | QuoteError | undefined => {
   const { sources } = services
   for (const source of sources) if (source.quoteNow === undefined) return undefined
-  const known = knownInputs(services.tokens, services.market, services.executor, services.prices, request)
+  const known = knownInputs(services.tokens, services.market, request)
   if (known === undefined || "_tag" in known) return known
   const { sourceRequest, priceOf } = sourceRequestOf(known, request, options.sender)
   const answers = sources.map((source) => source.quoteNow!(sourceRequest))
@@ -256,9 +252,9 @@ export const priceCandidatesWith = (
   options: { readonly sender?: Address } = {},
 ): Effect.Effect<PricedCandidates, QuoteError> =>
   Effect.gen(function* () {
-    const { tokens, market, prices, executor, sources } = services
-    const known = knownInputs(tokens, market, executor, prices, request)
-    const inputs = known === undefined ? yield* gatherInputs(tokens, market, executor, prices, request) : "_tag" in known ? yield* Effect.fail(known) : known
+    const { tokens, market, sources } = services
+    const known = knownInputs(tokens, market, request)
+    const inputs = known === undefined ? yield* gatherInputs(tokens, market, request) : "_tag" in known ? yield* Effect.fail(known) : known
     const { sourceRequest, priceOf } = sourceRequestOf(inputs, request, options.sender)
     const ask = (source: Sources["Type"][number]) =>
       source.quote(sourceRequest).pipe(
@@ -285,11 +281,11 @@ export const priceCandidatesWith = (
 export const priceCandidates = (
   request: QuoteRequest,
   options: { readonly sender?: Address } = {},
-): Effect.Effect<PricedCandidates, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+): Effect.Effect<PricedCandidates, QuoteError, Tokens | MarketState | Sources> =>
   Effect.flatMap(quoteServices, (services) => priceCandidatesWith(services, request, options))
 
 /** The best route's quote. */
-export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources> =>
+export const priceQuote = (request: QuoteRequest): Effect.Effect<PricedQuote, QuoteError, Tokens | MarketState | Sources> =>
   Effect.map(priceCandidates(request), bestQuote)
 
 export const quoteProgram = (request: QuoteRequest) =>
@@ -301,5 +297,5 @@ export const quoteProgram = (request: QuoteRequest) =>
 /** The quote from priced candidates: the best route's response. */
 export const bestQuote = (priced: PricedCandidates): PricedQuote => {
   const best = priced.candidates[0]!
-  return { response: priced.respond(best), best, tokenIn: priced.tokenIn, tokenOut: priced.tokenOut, settings: priced.settings }
+  return { response: priced.respond(best), best, tokenIn: priced.tokenIn, tokenOut: priced.tokenOut, settings: priced.settings, snapshot: priced.snapshot }
 }

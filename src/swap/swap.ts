@@ -1,32 +1,34 @@
 // The swap program: the quote, priced again; execute(...) encoded; simulated
 // from the sender with the balance and allowance it will have; the
 // transaction and the approval it needs.
-import { Effect } from "effect"
+import { Effect, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
-import { Internal, SimulationFailed, type SwapError } from "../api/errors.ts"
+import { Internal, SimulationFailed, Unavailable, type SwapError } from "../api/errors.ts"
 import type { SwapRequest, SwapResponse } from "../api/programs.ts"
 import { decodeExecutorError, encodeExecute, executeValue } from "../chain/execute-call.ts"
-import { ExecutorState } from "../chain/executor-state.ts"
-import { Rpc } from "../chain/rpc.ts"
-import { Simulator } from "../chain/simulator.ts"
+import { Rpc, type RpcError } from "../chain/rpc.ts"
+import { Simulator, type SimulationOutcome } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
-import { ReferencePrices } from "../pricing/index.ts"
 import { countSource, isExternalRoute, Sources, type SourceRoute } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { priceCandidatesNow, priceCandidatesWith, quoteServices } from "./quote.ts"
 
-/** tx.gas = simulated gas × (1 + GAS_HEADROOM_PERCENT/100), rounded up: room for state moving before inclusion. */
+/**
+ * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
+ * rounded up: room for state moving before inclusion (a swap crossing one more tick, say).
+ */
 export const GAS_HEADROOM_PERCENT = 20n
 
-export const gasLimit = (gasUsed: bigint): bigint => (gasUsed * (100n + GAS_HEADROOM_PERCENT) + 99n) / 100n
+export const gasLimit = (leastGasLimit: bigint): bigint => (leastGasLimit * (100n + GAS_HEADROOM_PERCENT) + 99n) / 100n
 
-/**
- * tx.gas for a route through an external router. The simulation reports gas used after refunds,
- * and refunds (up to a fifth of the gas, EIP-3529) are paid only at the end: the exact approval
- * the executor gives the router and then clears earns one, so the transaction needs up to 5/4 of
- * the gas it uses before the headroom.
- */
-export const externalGasLimit = (gasUsed: bigint): bigint => gasLimit((gasUsed * 5n + 3n) / 4n)
+/** Simulations that could not run for another reason than an unreachable node, by reason. */
+export const simulationErrors = Metric.counter("swap_simulation_errors_total", {
+  description: "/swap simulations the node refused or answered unreadably (answered 502), by reason",
+  incremental: true,
+})
+
+/** The node could not be reached (no connection, no answer in time, an HTTP error status from its endpoint): the only case in which a transaction goes out unsimulated. */
+const unreachable = (e: RpcError): boolean => e.reason === "unreachable" || e.reason === "timeout" || e.reason === "http"
 
 /** The reason a revert gives: the executor's error name, a revert string, or none. */
 export const revertReason = (data: Hex): string | undefined => {
@@ -47,9 +49,14 @@ const STANDARD_ERRORS = [
   { type: "error", name: "Panic", inputs: [{ name: "code", type: "uint256" }] },
 ] as const
 
-/** How long /swap waits for the market to reach the head block before pricing on what it has. */
-const HEAD_WAIT = "1 second"
+/** How long /swap waits for the market to reach the head block before answering UNAVAILABLE. */
+const HEAD_WAIT = "2 seconds"
 
+/**
+ * The market at the chain's head: a transaction to sign must not carry an older block's pools,
+ * fee or pause. When the head cannot be read (node unreachable) the latest block is used, and the
+ * simulation then reports that it could not run.
+ */
 const catchUpWithHead = Effect.gen(function* () {
   const rpc = yield* Rpc
   const market = yield* MarketState
@@ -57,7 +64,10 @@ const catchUpWithHead = Effect.gen(function* () {
   if (head._tag === "None") return
   const current = yield* market.snapshot
   if (current.blockNumber >= head.value) return
-  yield* market.awaitBlock(head.value).pipe(Effect.timeout(HEAD_WAIT), Effect.ignore)
+  const reached = yield* market.awaitBlock(head.value).pipe(Effect.timeout(HEAD_WAIT), Effect.option)
+  if (reached._tag === "None") {
+    return yield* new Unavailable({ detail: `the market has not reached the head block ${head.value} yet`, retryAfterSeconds: 1 })
+  }
 })
 
 /** External routes one /swap may see refused before it goes straight to the own router's. */
@@ -75,9 +85,8 @@ type Attempt =
 
 export const swapProgram = (
   request: SwapRequest,
-): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | ReferencePrices | ExecutorState | Sources | Simulator | Rpc> =>
+): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
-    // priced again at the chain's head: a transaction to sign must not carry an older block's price
     yield* catchUpWithHead
     const services = yield* quoteServices
     const pricedNow = priceCandidatesNow(services, request, { sender: request.sender })
@@ -108,25 +117,37 @@ export const swapProgram = (
         catch: (cause) => new Internal({ detail: `execute() could not be encoded: ${String(cause)}`, cause }),
       })
 
-    // the market has caught up with the head: its block is the one to simulate on top of
-    const snapshot = yield* (yield* MarketState).snapshot
-    const head = { number: snapshot.blockNumber, timestamp: snapshot.blockTimestamp }
-    const simulate = (data: Hex) =>
+    // one block for everything: the pools, the fee and the pause were read at it, and the
+    // transaction is simulated on its state, as the block after it
+    const block = { number: priced.snapshot.blockNumber, timestamp: priced.snapshot.blockTimestamp }
+    /** The outcome, or undefined when the node cannot be reached; a refused or unreadable simulation is an error. */
+    const simulate = (data: Hex, findGasLimit: boolean): Effect.Effect<SimulationOutcome | undefined, Internal> =>
       simulator
         .simulateExecute({
           sender: request.sender,
           executor,
           data,
           value,
-          head,
+          block,
+          findGasLimit,
           ...(approval !== null ? { pulls: { token: priced.tokenIn.erc20Address, amount: request.amountIn } } : {}),
         })
         .pipe(
-          // the check could not run: the transaction is still returned, protected by minAmountOut and the deadline
-          Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`simulation could not run: ${e.message}`), undefined)),
+          Effect.catchTag("RpcError", (e) =>
+            unreachable(e)
+              ? Effect.as(Effect.logWarning(`simulation could not run, the node cannot be reached: ${e.message}`), undefined)
+              : Effect.logError(`simulation refused by the node (${e.method}, ${e.reason}): ${e.message}`).pipe(
+                  Effect.zipRight(Metric.increment(Metric.tagged(simulationErrors, "reason", e.reason))),
+                  Effect.zipRight(Effect.fail(new Internal({ detail: `the simulation could not be run: ${e.method} ${e.reason}: ${e.message}`, cause: e }))),
+                ),
+          ),
         )
+    const refusal = (outcome: { readonly revertData: Hex }): Attempt => {
+      const reason = revertReason(outcome.revertData)
+      return { kind: "refused", reason, detail: reason ?? "reverted" }
+    }
 
-    /** One candidate: encoded and simulated; an external route must also deliver what it quoted. */
+    /** One candidate: encoded and simulated with its gas limit found; an external route must also deliver what it quoted. */
     const attempt = (route: SourceRoute): Effect.Effect<Attempt, Internal> =>
       Effect.gen(function* () {
         const quote = priced.respond(route)
@@ -143,29 +164,27 @@ export const swapProgram = (
             simulated: gas !== null,
           },
         })
+        const answer = (outcome: SimulationOutcome): Attempt =>
+          !outcome.ok ? refusal(outcome)
+          : outcome.gasLimit === undefined ? { kind: "refused", reason: undefined, detail: "no gas limit found" }
+          : respond(gasLimit(outcome.gasLimit))
         if (!isExternalRoute(route)) {
-          const outcome = yield* simulate(data)
-          if (outcome === undefined) return respond(null)
-          if (outcome.ok) return respond(gasLimit(outcome.gasUsed))
-          const reason = revertReason(outcome.revertData)
-          return { kind: "refused", reason, detail: reason ?? "reverted" }
+          const outcome = yield* simulate(data, true)
+          return outcome === undefined ? respond(null) : answer(outcome)
         }
-        // third-party calldata: the same transaction, also asked to pay at least what was quoted
+        // third-party calldata: the same transaction, also asked to pay at least what was quoted;
+        // returned only when both simulations ran and passed
         const quoted = (quote.amountOut * (10_000n - EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
         const strictMin = quoted > quote.minAmountOut ? quoted : quote.minAmountOut
         const strictData = yield* encode(route, strictMin)
-        const [outcome, strict] = yield* Effect.all([simulate(data), simulate(strictData)], { concurrency: 2 })
-        if (outcome === undefined) return respond(null)
-        if (!outcome.ok) {
-          const reason = revertReason(outcome.revertData)
-          return { kind: "refused", reason, detail: reason ?? "reverted" }
-        }
-        if (strict !== undefined && !strict.ok) {
+        const [outcome, strict] = yield* Effect.all([simulate(data, true), simulate(strictData, false)], { concurrency: 2 })
+        if (outcome === undefined || strict === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
+        if (!outcome.ok) return refusal(outcome)
+        if (!strict.ok) {
           return { kind: "refused", reason: "Slippage", detail: `delivers less than its quote of ${quote.amountOut} (${revertReason(strict.revertData) ?? "reverted"})` }
         }
-        return respond(externalGasLimit(outcome.gasUsed))
+        return answer(outcome)
       })
-
     // the best route first; an external route the simulation refuses is dropped for this request
     // and the next best is tried, down to the own router, whose refusal is the answer
     const refused: Array<{ readonly route: SourceRoute; readonly detail: string }> = []

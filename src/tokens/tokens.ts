@@ -1,9 +1,10 @@
 // The token registry: metadata read from the chain and cached, USDC's two forms
 // mapped onto the ERC-20 the pools hold, and the routability check that keeps
 // tokens whose transfers do not move exactly what they say out of every route.
-import { Context, Data, Effect, Layer, Ref } from "effect"
+import { Context, Data, Effect, Layer, Option, Ref } from "effect"
 import {
   decodeAbiParameters,
+  decodeFunctionResult,
   encodeFunctionData,
   getAddress,
   hexToString,
@@ -111,7 +112,21 @@ const ERC20_ABI = parseAbi([
   "function balanceOf(address) view returns (uint256)",
 ])
 
-const PROBE_ABI = parseAbi(["function probe(address token, address to, uint256 amount) returns (int256 sent, int256 received)"])
+const PROBE_ABI = parseAbi([
+  "function probe(address token, address to, uint256 amount) returns (int256 sent, int256 received)",
+  "function roundTrip(address token, address to, uint256 amount) returns (int256 sentOut, int256 receivedOut, bool backOk, int256 sentBack, int256 receivedBack)",
+])
+
+/** What one transfer moved, or undefined when it reverted. */
+type Leg = { readonly sent: bigint; readonly received: bigint } | undefined
+
+/** The probe's findings: both legs of the round trip, and the holder's balance now and a horizon later (undefined: unreadable). */
+interface ProbeFindings {
+  readonly out: Leg
+  readonly back: Leg
+  readonly balanceNow: bigint | undefined
+  readonly balanceLater: bigint | undefined
+}
 
 /** The account that receives the probe's transfer and sends it back; it never exists on chain. */
 export const PROBE_RECEIVER: Address = "0x7e57000000000000000000000000000000007e57"
@@ -232,6 +247,78 @@ export const makeTokens = (config: TokensConfig = {}) =>
       })
     }
 
+    const probeAt = (from: Address, to: Address, token: Address, amount: bigint) =>
+      ({ to: from, data: encodeFunctionData({ abi: PROBE_ABI, functionName: "probe", args: [token, to, amount] }) }) as const
+    const probeOverrides = (holder: Address) => [
+      { address: holder, code: probeCode },
+      { address: PROBE_RECEIVER, code: probeCode },
+    ]
+    const balanceCall = (token: Address, holder: Address) =>
+      ({ to: token, data: encodeFunctionData({ abi: ERC20_ABI, functionName: "balanceOf", args: [holder] }) }) as const
+    const leg = (call: { readonly success: boolean; readonly data: Hex }): Leg => {
+      if (!call.success) return undefined
+      const [sent, received] = decodeInt(call.data)
+      return { sent, received }
+    }
+    const uint = (call: { readonly success: boolean; readonly data: Hex }) => (call.success && call.data.length === 66 ? BigInt(call.data) : undefined)
+
+    /** eth_simulateV1: both legs and the balance in one block, the balance again a horizon later. */
+    const probeBySimulation = (token: Address, holder: Address, amount: bigint, start: bigint) =>
+      rpc
+        .simulate([
+          {
+            blockOverrides: { time: start },
+            stateOverrides: probeOverrides(holder),
+            calls: [probeAt(holder, PROBE_RECEIVER, token, amount), probeAt(PROBE_RECEIVER, holder, token, amount), balanceCall(token, holder)],
+          },
+          { blockOverrides: { time: start + horizon }, calls: [balanceCall(token, holder)] },
+        ])
+        .pipe(
+          Effect.map(([first, later]): ProbeFindings => ({
+            out: leg(first![0]!),
+            back: leg(first![1]!),
+            balanceNow: uint(first![2]!),
+            balanceLater: uint(later![0]!),
+          })),
+        )
+
+    /** For a node without eth_simulateV1: the round trip in one eth_call, the balances in two (the later one with a block override). */
+    const probeByCalls = (token: Address, holder: Address, amount: bigint, start: bigint) =>
+      Effect.gen(function* () {
+        const trip = yield* rpc
+          .call({ to: holder, data: encodeFunctionData({ abi: PROBE_ABI, functionName: "roundTrip", args: [token, PROBE_RECEIVER, amount] }), stateOverride: probeOverrides(holder) })
+          .pipe(
+            Effect.map((data) => decodeFunctionResult({ abi: PROBE_ABI, functionName: "roundTrip", data })),
+            // only a revert means the way out failed; any other failure is the node's
+            Effect.map(Option.some),
+            Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed(Option.none()) : Effect.fail(e))),
+          )
+        const balanceAt = (time: bigint) =>
+          rpc.call({ ...balanceCall(token, holder), blockOverrides: { time } }).pipe(Effect.map((data) => uint({ success: true, data })))
+        const [balanceNow, balanceLater] = yield* Effect.all([balanceAt(start), balanceAt(start + horizon)], { concurrency: 2 })
+        if (trip._tag === "None") return { out: undefined, back: undefined, balanceNow, balanceLater } satisfies ProbeFindings
+        const [sentOut, receivedOut, backOk, sentBack, receivedBack] = trip.value
+        return {
+          out: { sent: sentOut, received: receivedOut },
+          back: backOk ? { sent: sentBack, received: receivedBack } : undefined,
+          balanceNow,
+          balanceLater,
+        } satisfies ProbeFindings
+      })
+
+    // a node without eth_simulateV1 (method not found) is probed with eth_call from then on
+    let simulateV1 = true
+    const probeToken = (token: Address, holder: Address, amount: bigint, start: bigint): Effect.Effect<ProbeFindings, RpcError> =>
+      !simulateV1
+        ? probeByCalls(token, holder, amount, start)
+        : probeBySimulation(token, holder, amount, start).pipe(
+            Effect.catchTag("RpcError", (e) =>
+              e.reason !== "unsupported"
+                ? Effect.fail(e)
+                : Effect.sync(() => (simulateV1 = false)).pipe(Effect.zipRight(probeByCalls(token, holder, amount, start))),
+            ),
+          )
+
     const check = (token: Address, holders: readonly Address[]) =>
       Effect.gen(function* () {
         const reads = [
@@ -258,35 +345,20 @@ export const makeTokens = (config: TokensConfig = {}) =>
         // now and a horizon later. The probe's code stands in for both accounts' code for the
         // simulation only; the token still sees their real balances.
         const amount = balance / 2n > 0n ? balance / 2n : balance
-        const probe = (from: Address, to: Address) =>
-          ({ to: from, data: encodeFunctionData({ abi: PROBE_ABI, functionName: "probe", args: [token, to, amount] }) }) as const
-        const balanceOf = { to: token, data: encodeFunctionData({ abi: ERC20_ABI, functionName: "balanceOf", args: [holder] }) } as const
-        const start = head.timestamp + 1n
-        const [first, later] = yield* rpc.simulate([
-          {
-            blockOverrides: { time: start },
-            stateOverrides: [
-              { address: holder, code: probeCode },
-              { address: PROBE_RECEIVER, code: probeCode },
-            ],
-            calls: [probe(holder, PROBE_RECEIVER), probe(PROBE_RECEIVER, holder), balanceOf],
-          },
-          { blockOverrides: { time: start + horizon }, calls: [balanceOf] },
-        ])
-        const [out, back, nowBalance] = first!
-        const laterBalance = later![0]!
-        if (nowBalance!.success && laterBalance.success && nowBalance!.data !== laterBalance.data) {
+        const findings = yield* probeToken(token, holder, amount, head.timestamp + 1n)
+        const { out, back, balanceNow, balanceLater } = findings
+        if (balanceNow !== undefined && balanceLater !== undefined && balanceNow !== balanceLater) {
           return {
             routable: false,
             reason: "rebasing",
-            detail: `the holder's balance changes from ${BigInt(nowBalance!.data)} to ${BigInt(laterBalance.data)} without a transfer`,
+            detail: `the holder's balance changes from ${balanceNow} to ${balanceLater} without a transfer`,
           } satisfies Routability
         }
-        for (const [leg, outcome] of [["out of a holder", out!], ["back to the holder", back!]] as const) {
-          if (!outcome.success) {
+        for (const [leg, outcome] of [["out of a holder", out], ["back to the holder", back]] as const) {
+          if (outcome === undefined) {
             return { routable: false, reason: "transfer-restricted", detail: `a transfer ${leg} reverts` } satisfies Routability
           }
-          const [sent, received] = decodeInt(outcome.data)
+          const { sent, received } = outcome
           if (sent === amount && received < amount) {
             return {
               routable: false,

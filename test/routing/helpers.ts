@@ -97,7 +97,7 @@ export const snapshotOf = (pools: readonly PoolState[], gasPriceWei = 20_000_000
       byToken.set(k, list)
     }
   }
-  return { chainId: 5042, blockNumber: 1n, blockTimestamp: 1n, gasPriceWei, pools: byId, poolsByToken: byToken }
+  return { chainId: 5042, blockNumber: 1n, blockTimestamp: 1n, executor: undefined, prices: new Map(), gasPriceWei, pools: byId, poolsByToken: byToken }
 }
 
 /** Uniswap V2's getAmountOut, written out from UniswapV2Library for the tests' own oracle. */
