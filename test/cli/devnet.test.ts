@@ -2,34 +2,18 @@
 // ready (readable by its owner alone), SIGINT/SIGTERM stop everything, a killed
 // parent leaves no node, a bad scenario is refused before any node starts, a
 // busy port is named at once.
-import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { describe, expect, test } from "bun:test"
+import { existsSync, readdirSync, statSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { readManifest } from "../../src/devnet/index.ts"
-import { alive, answers, anvilUnder, holdPort, nodesOnPort, waitFor } from "./processes.ts"
+import { alive, answers, anvilUnder, cliTestResources, nodesOnPort, waitFor } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
-const dirs: string[] = []
-const procs: Bun.Subprocess[] = []
-const held: Array<() => void> = []
-
-afterEach(() => {
-  for (const p of procs.splice(0)) p.kill("SIGKILL")
-  for (const release of held.splice(0)) release()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "devnet-cli-"))
-  dirs.push(dir)
-  return dir
-}
+const { tempDir, track, hold } = cliTestResources("devnet-cli-")
 
 const spawnDevnet = (args: string[]) => {
   const proc = Bun.spawn([process.execPath, "run", "devnet", ...args], { cwd: ROOT, stdout: "pipe", stderr: "pipe" })
-  procs.push(proc)
-  return proc
+  return track(proc)
 }
 
 describe("bun run devnet", () => {
@@ -88,8 +72,7 @@ describe("bun run devnet", () => {
   }, 30_000)
 
   test("a busy --port is named at once, and no node is left", async () => {
-    const { port, release } = holdPort()
-    held.push(release)
+    const { port } = hold()
     const manifestPath = join(tempDir(), "m.json")
     const started = Date.now()
     const proc = spawnDevnet(["--port", String(port), "--manifest", manifestPath])

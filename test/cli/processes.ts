@@ -1,5 +1,10 @@
 // What the CLI tests look at from outside: a chain that answers, the processes
-// a command left behind, ports held by another process.
+// a command left behind, ports held by another process; and what a test file
+// starts and takes, given back after each test.
+import { afterEach } from "bun:test"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 
 export const waitFor = async (check: () => boolean, ms: number, what: string) => {
   const until = Date.now() + ms
@@ -67,4 +72,35 @@ export const freePort = (): number => {
   const { port, release } = holdPort()
   release()
   return port
+}
+
+/**
+ * What one CLI test file starts and takes, given back after each test: temporary directories,
+ * spawned processes (killed), held ports (released).
+ */
+export const cliTestResources = (prefix: string) => {
+  const dirs: string[] = []
+  const procs: Bun.Subprocess[] = []
+  const held: Array<() => void> = []
+  afterEach(() => {
+    for (const p of procs.splice(0)) p.kill("SIGKILL")
+    for (const release of held.splice(0)) release()
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
+  })
+  return {
+    tempDir: () => {
+      const dir = mkdtempSync(join(tmpdir(), prefix))
+      dirs.push(dir)
+      return dir
+    },
+    track: <P extends Bun.Subprocess>(proc: P): P => {
+      procs.push(proc)
+      return proc
+    },
+    hold: () => {
+      const port = holdPort()
+      held.push(port.release)
+      return port
+    },
+  }
 }

@@ -3,30 +3,15 @@
 // uses by default) and the previous run's is revoked there; a busy port, the
 // API's or the chain's, is named at once and leaves nothing running; a failure
 // after the devnet started stops it.
-import { afterEach, describe, expect, test } from "bun:test"
-import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs"
-import { tmpdir } from "node:os"
+import { describe, expect, test } from "bun:test"
+import { existsSync, mkdirSync, rmSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { readManifest, type Manifest } from "../../src/devnet/index.ts"
-import { answers, freePort, holdPort, nodesOnPort, waitFor } from "./processes.ts"
+import { answers, cliTestResources, freePort, nodesOnPort, waitFor } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const MAIN = join(ROOT, "src/main.ts")
-const dirs: string[] = []
-const procs: Bun.Subprocess[] = []
-const held: Array<() => void> = []
-
-afterEach(() => {
-  for (const p of procs.splice(0)) p.kill("SIGKILL")
-  for (const release of held.splice(0)) release()
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true })
-})
-
-const tempDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), "start-cli-"))
-  dirs.push(dir)
-  return dir
-}
+const { tempDir, track, hold } = cliTestResources("start-cli-")
 
 /** The environment of a user who set none of the key store's variables. */
 const userEnv = (vars: Record<string, string>) => {
@@ -39,8 +24,7 @@ const userEnv = (vars: Record<string, string>) => {
 /** `bun start` (package.json: `bun src/main.ts`), run from `cwd`. */
 const spawnStart = (cwd: string, vars: Record<string, string>) => {
   const proc = Bun.spawn([process.execPath, MAIN], { cwd, env: userEnv(vars), stdout: "pipe", stderr: "pipe" })
-  procs.push(proc)
-  return proc
+  return track(proc)
 }
 
 const keysList = async (cwd: string, databaseUrl: string) => {
@@ -123,8 +107,7 @@ describe("bun start", () => {
 
   test("a busy API port is named at once, and nothing is left running", async () => {
     const cwd = tempDir()
-    const { port, release } = holdPort()
-    held.push(release)
+    const { port } = hold()
     const chainPort = freePort()
     const manifestPath = join(cwd, "m.json")
     const proc = spawnStart(cwd, { MANIFEST_PATH: manifestPath, PORT: String(port), DEVNET_PORT: String(chainPort) })
@@ -133,8 +116,7 @@ describe("bun start", () => {
 
   test("a busy chain port is named at once, and nothing is left running", async () => {
     const cwd = tempDir()
-    const { port, release } = holdPort()
-    held.push(release)
+    const { port } = hold()
     const manifestPath = join(cwd, "m.json")
     const proc = spawnStart(cwd, { MANIFEST_PATH: manifestPath, PORT: "0", DEVNET_PORT: String(port) })
     await expectRefused(proc, `error: port ${port} on 127.0.0.1 is already in use (DEVNET_PORT to choose another)`, port, manifestPath)

@@ -2,75 +2,31 @@
 // returned transaction sent as a client would, and every party paid exactly
 // what the response said.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Either, Layer } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
-import { erc20Abi, parseAbi, type Address, type Hex } from "viem"
-import { startApiServer, type RunningApi } from "../../src/api/index.ts"
+import { erc20Abi, parseAbi, type Address } from "viem"
 import { testAccounts, type Manifest } from "../../src/devnet/index.ts"
-import { chainSettings } from "../../src/swap/chain-settings.ts"
-import { livePrograms } from "../../src/swap/live.ts"
-import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
-let devnet: TestDevnet
-let api: RunningApi
-let key: string
-let dir: string
+let s: SwapOnDevnet
 let m: Manifest
+let devnet: SwapOnDevnet["devnet"]
 
 beforeAll(async () => {
-  devnet = await startTestDevnet()
-  m = devnet.manifest
-  dir = mkdtempSync(join(tmpdir(), "e2e-"))
-  const settings = Either.getOrThrow(chainSettings({}, m))
-  api = await startApiServer({
-    programs: livePrograms(settings).pipe(Layer.orDie),
-    env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
-  })
-  key = (await import("effect").then(({ Effect }) => Effect.runPromise(api.keys.create({ name: "e2e", rpm: 100_000, concurrency: 8 })))).key
+  s = await startSwapOnDevnet()
+  m = s.manifest
+  devnet = s.devnet
 })
 
 afterAll(async () => {
-  await api?.stop()
-  await devnet?.stop()
-  if (dir) rmSync(dir, { recursive: true, force: true })
+  await s?.stop()
 })
 
-const post = async (path: "quote" | "swap", body: Record<string, unknown>) => {
-  const res = await fetch(`${api.baseUrl}/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key },
-    body: JSON.stringify(body),
-  })
-  return { status: res.status, body: (await res.json()) as any, headers: res.headers }
-}
-
-const token = (symbol: string) => m.tokens[symbol]!.address as Address
-const NATIVE = "0x0000000000000000000000000000000000000000"
-const balanceOf = (asset: Address, holder: Address) =>
-  asset === NATIVE
-    ? devnet.client.getBalance({ address: holder })
-    : devnet.client.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [holder] })
+const post = (path: "quote" | "swap", body: Record<string, unknown>) => s.post(path, body)
+const token = (symbol: string) => s.token(symbol)
+const balanceOf = (asset: Address, holder: Address) => s.balanceOf(asset, holder)
 
 /** Sends a /swap answer as a client would: approve if needed, then tx exactly as returned. */
 const execute = async (swap: any, from: Address) => {
-  if (swap.approval !== null) {
-    const allowance = await devnet.client.readContract({ address: swap.approval.token, abi: erc20Abi, functionName: "allowance", args: [from, swap.approval.spender] })
-    if (allowance < BigInt(swap.approval.amount)) {
-      const hash = await devnet.client.writeContract({ address: swap.approval.token, abi: erc20Abi, functionName: "approve", args: [swap.approval.spender, BigInt(swap.approval.amount)], account: from, chain: devnet.client.chain })
-      await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
-    }
-  }
-  const hash = await devnet.client.sendTransaction({
-    account: from,
-    to: swap.tx.to as Address,
-    data: swap.tx.data as Hex,
-    value: BigInt(swap.tx.value),
-    gas: BigInt(swap.tx.gas),
-    chain: devnet.client.chain,
-  })
-  const receipt = await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  const receipt = await s.send(swap, from)
   expect(receipt.status).toBe("success")
   return receipt
 }
