@@ -17,7 +17,7 @@ import { priceCandidatesNow, priceCandidatesWith, quoteServices } from "./quote.
  * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
  * rounded up: room for state moving before inclusion (a swap crossing one more tick, say).
  */
-export const GAS_HEADROOM_PERCENT = 20n
+export const GAS_HEADROOM_PERCENT = 15n
 
 export const gasLimit = (leastGasLimit: bigint): bigint => (leastGasLimit * (100n + GAS_HEADROOM_PERCENT) + 99n) / 100n
 

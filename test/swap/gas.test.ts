@@ -88,6 +88,7 @@ const swapAndCheck = async (params: {
   expect(gas).toBeGreaterThanOrEqual(least)
   expect(Number(gas) / Number(least)).toBeLessThanOrEqual(1.3)
   ratios.push(Number(gas) / Number(least))
+  if (process.env.SHOW_GAS_RATIOS) console.log(`${params.tokenIn}->${params.tokenOut}: tx.gas ${gas}, least ${least}, ratio ${(Number(gas) / Number(least)).toFixed(3)}`)
 
   const after = await balances()
   const gasPaid = receipt.gasUsed * receipt.effectiveGasPrice
