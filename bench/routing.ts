@@ -10,7 +10,8 @@ import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario, startDevnet } from 
 import { MarketState } from "../src/market/index.ts"
 import { chainSettings } from "../src/swap/chain-settings.ts"
 import { chainServices } from "../src/swap/live.ts"
-import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "../src/market/types.ts"
+import type { ConcentratedPoolState, PoolState, TickInfo, V2PoolState } from "../src/amm/index.ts"
+import type { World } from "../src/market/index.ts"
 import { type FindRouteParams, findBestRoute, graphOf, type Route } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
 
@@ -38,7 +39,7 @@ export interface BenchOptions {
  * includes waiting for a core).
  */
 export const benchSnapshot = (
-  snapshot: MarketSnapshot,
+  snapshot: World,
   trades: readonly BenchTrade[],
   options: BenchOptions,
 ): Measurement[] => {
@@ -113,7 +114,7 @@ export interface SyntheticToken {
 }
 
 export interface SyntheticMarket {
-  readonly snapshot: MarketSnapshot
+  readonly snapshot: World
   readonly usdc: SyntheticToken
   /** hub tokens (USDC first) */
   readonly hubs: readonly SyntheticToken[]
@@ -262,10 +263,11 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
     if (a !== b) addPool(a, b, logUniform(1e3, 1e6))
   }
 
-  const snapshot: MarketSnapshot = {
+  const snapshot: World = {
     chainId: 5042,
     blockNumber: 1n,
     blockTimestamp: 1_700_000_000n,
+    baseFeeWei: 0n,
     executor: undefined,
     prices: new Map(),
     gasPriceWei: 20_000_000_000n, // 20 gwei of native USDC
@@ -374,8 +376,8 @@ export const defaultScenarioMarket = () => {
       byToken.set(k, [...(byToken.get(k) ?? []), key])
     }
   })
-  const snapshot: MarketSnapshot = {
-    chainId: 5042, blockNumber: 1n, blockTimestamp: 1_700_000_000n, executor: undefined, prices: new Map(), gasPriceWei: 20_000_000_000n, pools, poolsByToken: byToken,
+  const snapshot: World = {
+    chainId: 5042, blockNumber: 1n, blockTimestamp: 1_700_000_000n, baseFeeWei: 0n, executor: undefined, prices: new Map(), gasPriceWei: 20_000_000_000n, pools, poolsByToken: byToken,
   }
   const decimals = new Map([["USDC", 6], ...plan.tokens.map((t) => [t.symbol, t.decimals] as const)])
   const usd = new Map(plan.priceFeeds.map((f) => [f.symbol, Number(f.answer) / 1e8]))

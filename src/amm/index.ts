@@ -46,6 +46,7 @@ export {
 export { nextInitializedTickWithinOneWord, type NextTick, type TickInfo } from "./tick-bitmap.ts"
 
 // pools
+export type { ConcentratedPoolState, Dex, PoolState, V2PoolState } from "./pool-state.ts"
 export { getAmountOut, getAmountIn } from "./v2.ts"
 export {
   swapExactInput,

@@ -164,12 +164,9 @@ export const makeEdge = (settings: EdgeSettings) =>
         if (endpoint === "quote") {
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
-            onRight: (req) => {
-              // answered at once (nothing to wait for): no budget, no fiber of its own
-              const now = programs.quoteNow?.(req)
-              const answered = now ?? withBudget(Effect.annotateLogs(programs.quote(req), "requestId", x.requestId), settings.quoteTimeoutMs, quoteTimeout)
-              return Effect.flatMap(answered, (answer) => encodeQuoteResponse(req, answer, x.requestId))
-            },
+            onRight: (req) =>
+              Effect.flatMap(withBudget(Effect.annotateLogs(programs.quote(req), "requestId", x.requestId), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
+                encodeQuoteResponse(req, answer, x.requestId)),
           })
         }
         return Either.match(decodeSwapRequest(body, rules), {

@@ -1,7 +1,7 @@
 // The request programs behind the edge. The edge hands them requests that are
 // already validated and typed (checksummed addresses, bigint amounts, defaults
 // applied) and encodes what they answer; they know nothing of HTTP.
-import { Context, type Effect, type Exit } from "effect"
+import { Context, type Effect } from "effect"
 import type { Address, Hex } from "viem"
 import type { QuoteError, SwapError } from "./errors.ts"
 
@@ -73,6 +73,8 @@ export interface QuoteResponse {
   readonly priceImpactBps: number | null
   readonly gasEstimate: bigint | null
   readonly route: ReadonlyArray<RouteEntry>
+  /** the block the prices, the fee and the route were read at */
+  readonly blockNumber: bigint
 }
 
 export interface SwapTx {
@@ -105,12 +107,6 @@ export interface SwapProgramsShape {
   /** the route executor: fee recipients, senders and recipients may not be it; tx.to and approval.spender are it */
   readonly executor: Address
   readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
-  /**
-   * The same answer as `quote`, computed at once when it needs no waiting (everything already
-   * known); undefined when it does (the edge then runs `quote`). A computation that never waits
-   * cannot be cut short by the budget or the client, so it runs without either.
-   */
-  readonly quoteNow?: (request: QuoteRequest) => Exit.Exit<QuoteResponse, QuoteError> | undefined
   readonly swap: (request: SwapRequest) => Effect.Effect<SwapResponse, SwapError>
 }
 

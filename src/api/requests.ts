@@ -4,7 +4,7 @@
 // with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { checksum } from "../tokens/index.ts"
+import { checksum } from "../addresses/index.ts"
 import { JsonNumber } from "./body.ts"
 import { InvalidRequest } from "./errors.ts"
 import { CHAIN_ID, type QuoteRequest, type SwapRequest } from "./programs.ts"

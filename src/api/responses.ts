@@ -3,7 +3,7 @@
 // request or the fee formulas is not sent: it becomes 502 INTERNAL.
 import { Either } from "effect"
 import type { Address } from "viem"
-import { checksum } from "../tokens/index.ts"
+import { checksum } from "../addresses/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import { Internal } from "./errors.ts"
 import { CHAIN_ID, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"
@@ -37,6 +37,7 @@ export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): str
     shares += entry.shareBps
   }
   if (shares !== 10_000) return `route shares add up to ${shares}`
+  if (q.blockNumber < 0n) return "negative blockNumber"
   return undefined
 }
 
@@ -77,6 +78,7 @@ const quoteJson = (q: QuoteResponse) => ({
     shareBps: entry.shareBps,
     hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
   })),
+  blockNumber: q.blockNumber.toString(),
 })
 
 /** The 200 body of POST /quote, or Internal when the answer does not hold together. */

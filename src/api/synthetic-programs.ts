@@ -14,6 +14,7 @@ export const SYNTHETIC = {
   protocolBps: 25,
   gasEstimate: 100_000n,
   simulatedGas: 150_000n,
+  blockNumber: 1_234n,
   /** the tokens it answers for */
   tokens: {
     nativeUsdc: getAddress("0x0000000000000000000000000000000000000000"),
@@ -54,6 +55,7 @@ export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
     priceImpactBps: null,
     gasEstimate: SYNTHETIC.gasEstimate,
     route: [{ shareBps: 10_000, hops: [{ dex: "synthetic", pool: null, tokenIn: request.tokenIn, tokenOut: request.tokenOut }] }],
+    blockNumber: SYNTHETIC.blockNumber,
   }
 }
 

@@ -3,7 +3,7 @@
 // works before the approval is sent.
 import { Context, Effect, Layer } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
-import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../tokens/index.ts"
+import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
 import { Rpc, RpcError, toRpcError, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"
 

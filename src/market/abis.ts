@@ -40,6 +40,8 @@ export const V4_STATE_VIEW_ABI = parseAbi([
   "function getTickLiquidity(bytes32 poolId, int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet)",
 ])
 
+export const EXECUTOR_EVENTS_ABI = parseAbi(["event RouterAllowlistChanged(address indexed router, bool allowed)"])
+
 export const MULTICALL3_BLOCK_ABI = parseAbi([
   "function getCurrentBlockTimestamp() view returns (uint256 timestamp)",
   "function getBasefee() view returns (uint256 basefee)",
@@ -60,6 +62,7 @@ export const TOPIC = {
   v4ModifyLiquidity: toEventSelector(V4_POOL_MANAGER_ABI[1]),
   v4Swap: toEventSelector(V4_POOL_MANAGER_ABI[2]),
   v4ProtocolFeeUpdated: toEventSelector(V4_POOL_MANAGER_ABI[3]),
+  routerAllowlistChanged: toEventSelector(EXECUTOR_EVENTS_ABI[0]),
 } as const satisfies Record<string, Hex>
 
 export const ALL_TOPICS: readonly Hex[] = Object.values(TOPIC)

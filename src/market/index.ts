@@ -1,4 +1,4 @@
-// The market room's door: the MarketState actor and the snapshot it publishes.
+// The market room's door: the MarketState actor and the World it publishes per block.
 export { MarketState, makeMarketState, type MarketConfig, type MarketStateService, type Staleness } from "./market-state.ts"
 export { DEFAULT_TICK_WINDOW, MIN_TICK, MAX_TICK, tickWindow, type TickWindow } from "./tick-window.ts"
-export type { ConcentratedPoolState, Dex, ExecutorSettings, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "./types.ts"
+export type { ExecutorSettings, World } from "./types.ts"

@@ -43,7 +43,8 @@ import {
 import type { PriceFeedConfig } from "../pricing/index.ts"
 import { blockSettingsReads } from "./block-settings.ts"
 import { DEFAULT_TICK_WINDOW, needsRecentering, tickWindow, ticksInWord } from "./tick-window.ts"
-import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "./types.ts"
+import type { ConcentratedPoolState, PoolState, TickInfo, V2PoolState } from "../amm/index.ts"
+import type { World } from "./types.ts"
 
 export interface MarketConfig {
   readonly v2Factory?: Address
@@ -87,14 +88,12 @@ export interface Staleness {
 
 export interface MarketStateService {
   /** the latest snapshot; never waits on the chain */
-  readonly snapshot: Effect.Effect<MarketSnapshot>
+  readonly snapshot: Effect.Effect<World>
   /** the current snapshot, then every new one */
-  readonly changes: Stream.Stream<MarketSnapshot>
+  readonly changes: Stream.Stream<World>
   /** the first snapshot at or after `blockNumber` (waits for it; add a timeout) */
-  readonly awaitBlock: (blockNumber: bigint) => Effect.Effect<MarketSnapshot>
+  readonly awaitBlock: (blockNumber: bigint) => Effect.Effect<World>
   readonly staleness: Effect.Effect<Staleness>
-  /** the latest snapshot and whether refreshing it is failing, read without an effect (the quote's hot path) */
-  readonly current: () => { readonly snapshot: MarketSnapshot; readonly failing: boolean; readonly sinceSuccessMs: number }
   /** discovered pools that are not published, by id, with the reason */
   readonly excluded: Effect.Effect<ReadonlyMap<string, string>>
   /** the half-width of the tick window (ticks) */
@@ -132,7 +131,7 @@ interface Exclusion {
 }
 
 /** The actor's own state: everything it knows after processing `block`. */
-interface World {
+interface ActorState {
   readonly block: bigint
   readonly metas: ReadonlyMap<string, Meta>
   readonly excluded: ReadonlyMap<string, Exclusion>
@@ -140,7 +139,9 @@ interface World {
   readonly states: ReadonlyMap<string, PoolState>
   /** routable pools whose current state the math does not model (a V4 protocol fee) */
   readonly hidden: ReadonlySet<string>
-  readonly snapshot: MarketSnapshot
+  /** routers the executor allows (lower-case), from its RouterAllowlistChanged events */
+  readonly allowedRouters: ReadonlySet<string>
+  readonly snapshot: World
 }
 
 /** V4's flag for a dynamic-fee pool; such pools take their fee from hooks and are not routed. */
@@ -175,16 +176,18 @@ export const makeMarketState = (config: MarketConfig) =>
       Schedule.union(Schedule.spaced(config.retryMax ?? "5 seconds")),
     )
 
-    const empty = (block: bigint): World => ({
+    const empty = (block: bigint): ActorState => ({
       block,
       metas: new Map(),
       excluded: new Map(),
       states: new Map(),
       hidden: new Set(),
+      allowedRouters: new Set(),
       snapshot: {
         chainId: rpc.chainId,
         blockNumber: block,
         blockTimestamp: 0n,
+        baseFeeWei: 0n,
         executor: undefined,
         prices: new Map(),
         gasPriceWei: 0n,
@@ -215,8 +218,6 @@ export const makeMarketState = (config: MarketConfig) =>
     })
 
     let world = initial
-    // mirrors `health` for readers that take no effect
-    let healthNow = { lastSuccessAt: startedAt, consecutiveFailures: 0 }
     const poll = Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       if (head !== world.block) {
@@ -229,7 +230,6 @@ export const makeMarketState = (config: MarketConfig) =>
       }
       const now = yield* Clock.currentTimeMillis
       const before = yield* Ref.getAndSet(health, { lastSuccessAt: now, consecutiveFailures: 0, lastError: Option.none() })
-      healthNow = { lastSuccessAt: now, consecutiveFailures: 0 }
       if (before.consecutiveFailures > 0) {
         yield* Effect.logInfo(`MarketState: chain reachable again after ${before.consecutiveFailures} failed attempts, at block ${world.block}`)
       }
@@ -239,7 +239,6 @@ export const makeMarketState = (config: MarketConfig) =>
       Effect.tapError((error) =>
         Effect.gen(function* () {
           const h = yield* Ref.updateAndGet(health, (h) => ({ ...h, consecutiveFailures: h.consecutiveFailures + 1, lastError: Option.some(error) }))
-          healthNow = { lastSuccessAt: h.lastSuccessAt, consecutiveFailures: h.consecutiveFailures }
           const message = `MarketState: ${error.method} failed (${error.reason}): ${error.message}; serving block ${world.block}`
           // the first failure of a run is a warning, the retries that follow are debug noise
           yield* h.consecutiveFailures === 1 ? Effect.logWarning(message) : Effect.logDebug(message)
@@ -284,17 +283,12 @@ export const makeMarketState = (config: MarketConfig) =>
       changes: ref.changes,
       awaitBlock,
       staleness,
-      current: () => ({
-        snapshot: world.snapshot,
-        failing: healthNow.consecutiveFailures > 0,
-        sinceSuccessMs: Date.now() - healthNow.lastSuccessAt,
-      }),
       excluded: Ref.get(excludedRef),
       tickWindow: halfWidth,
     } satisfies MarketStateService
   })
 
-const excludedView = (world: World): ReadonlyMap<string, string> => {
+const excludedView = (world: ActorState): ReadonlyMap<string, string> => {
   const view = new Map<string, string>()
   for (const [key, e] of world.excluded) view.set(key, e.reason)
   for (const key of world.hidden) view.set(key, "protocol fee set (not modelled)")
@@ -309,6 +303,7 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
   const stateView = config.stateView
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
+  const executor = config.executor?.toLowerCase()
 
   const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[]) => {
     const ranges: [bigint, bigint][] = []
@@ -441,9 +436,9 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       return verdicts
     })
 
-  return (world: World, head: bigint) =>
+  return (world: ActorState, head: bigint) =>
     Effect.gen(function* () {
-      const addresses: Address[] = [config.v2Factory, config.v3Factory, config.poolManager].filter(
+      const addresses: Address[] = [config.v2Factory, config.v3Factory, config.poolManager, config.executor].filter(
         (a): a is Address => a !== undefined,
       )
       for (const meta of world.metas.values()) {
@@ -457,7 +452,17 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       const fresh: Meta[] = []
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
+      let allowedRouters = world.allowedRouters
       for (const log of logs) {
+        if (log.address.toLowerCase() === executor && log.topics[0] === TOPIC.routerAllowlistChanged) {
+          const router = `0x${log.topics[1]!.slice(26)}`.toLowerCase()
+          const [allowed] = decodeAbiParameters([{ type: "bool" }], log.data)
+          const next = new Set(allowedRouters)
+          if (allowed) next.add(router)
+          else next.delete(router)
+          allowedRouters = next
+          continue
+        }
         const created = discover(log)
         if (created !== undefined) {
           if (!metas.has(created.key)) {
@@ -517,7 +522,7 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       }
       const blockTimestamp = value<bigint>(timestampAt) ?? 0n
       const baseFee = value<bigint>(basefeeAt) ?? 0n
-      const { executor, prices } = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length))
+      const settings = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length), allowedRouters)
 
       const states = new Map(world.states)
       const hidden = new Set(world.hidden)
@@ -621,18 +626,19 @@ const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, h
       const published = new Map<string, PoolState>()
       for (const [key, state] of states) if (!hidden.has(key)) published.set(key, state)
       refreshed.sort()
-      const snapshot: MarketSnapshot = {
+      const snapshot: World = {
         chainId: rpc.chainId,
         blockNumber: head,
         blockTimestamp,
-        executor,
-        prices,
+        baseFeeWei: baseFee,
+        executor: settings.executor,
+        prices: settings.prices,
         gasPriceWei: baseFee + priorityFee,
         pools: published,
         poolsByToken: sortedPoolsByToken(published),
         refreshed,
       }
-      return { block: head, metas, excluded, states, hidden, snapshot } satisfies World
+      return { block: head, metas, excluded, states, hidden, allowedRouters, snapshot } satisfies ActorState
     }).pipe(Effect.withSpan("MarketState.step", { attributes: { head: head.toString() } }))
 
   function baseReadsOf(meta: Meta, push: <A>(r: Read<A>) => number): number[] {

@@ -1,60 +1,25 @@
-// What a market snapshot holds: every known pool's state at one block,
-// immutable, read by route search without touching the chain.
-import type { Address, Hex } from "viem"
+// The World: everything a quote and a swap are priced with, read at one block
+// and immutable: every routable pool, the route executor's settings, the
+// reference prices, and the block's number, time and base fee.
+import type { Address } from "viem"
+import type { PoolState } from "../amm/index.ts"
 import type { UsdPrice } from "../pricing/index.ts"
-
-export type Dex = "uniswap-v2" | "uniswap-v3" | "uniswap-v4"
-
-/** An initialized tick and the liquidity that changes when the price crosses it. */
-export interface TickInfo {
-  readonly tick: number
-  readonly liquidityNet: bigint
-}
-
-interface PoolBase {
-  readonly dex: Dex
-  /** V2 pair or V3 pool address; V4 32-byte pool id */
-  readonly id: Address | Hex
-  /** token0 < token1, checksummed */
-  readonly token0: Address
-  readonly token1: Address
-}
-
-export interface V2PoolState extends PoolBase {
-  readonly dex: "uniswap-v2"
-  readonly reserve0: bigint
-  readonly reserve1: bigint
-}
-
-export interface ConcentratedPoolState extends PoolBase {
-  readonly dex: "uniswap-v3" | "uniswap-v4"
-  /** LP fee in hundredths of a bip (3000 = 0.3%) */
-  readonly fee: number
-  readonly tickSpacing: number
-  readonly sqrtPriceX96: bigint
-  readonly tick: number
-  readonly liquidity: bigint
-  /** initialized ticks, ascending, complete within [tickLower, tickUpper] */
-  readonly ticks: readonly TickInfo[]
-  readonly tickLower: number
-  readonly tickUpper: number
-  /** V4 only: the hooks address (always zero for pools we route) */
-  readonly hooks?: Address
-}
-
-export type PoolState = V2PoolState | ConcentratedPoolState
 
 /** The route executor's settings at a block. */
 export interface ExecutorSettings {
   readonly address: Address
   readonly protocolFeeBps: number
   readonly paused: boolean
+  /** external routers the executor's owner allows (lower-case), from its RouterAllowlistChanged events */
+  readonly allowedRouters: ReadonlySet<string>
 }
 
-export interface MarketSnapshot {
+export interface World {
   readonly chainId: number
   readonly blockNumber: bigint
   readonly blockTimestamp: bigint
+  /** the block's base fee, in native wei (18-decimal USDC) */
+  readonly baseFeeWei: bigint
   /** the executor's settings at this block; undefined when none is configured or none answers */
   readonly executor: ExecutorSettings | undefined
   /** reference USD prices at this block, by lower-case token address */
@@ -67,7 +32,7 @@ export interface MarketSnapshot {
   readonly poolsByToken: ReadonlyMap<string, readonly string[]>
   /**
    * the pools whose state was read from the chain for this snapshot (lower-case ids, sorted);
-   * every other pool's state object is the previous snapshot's, unchanged
+   * every other pool's state object is the previous World's, unchanged
    */
   readonly refreshed?: readonly string[]
 }

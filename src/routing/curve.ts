@@ -7,7 +7,7 @@
 // the known liquidity can absorb (V3/V4 pools are only known within
 // [tickLower, tickUpper]; beyond the capacity the output stays flat and the
 // marginal rate is 0, so the optimiser never allocates past it).
-import type { ConcentratedPoolState, PoolState, V2PoolState } from "../market/types.ts"
+import type { ConcentratedPoolState, PoolState, V2PoolState } from "../amm/index.ts"
 
 export interface Curve {
   /** largest gross input the curve is known for (Infinity for V2) */

@@ -6,7 +6,7 @@
 // The per-tick figures are estimates from the pools' code paths (tick storage
 // update, bitmap reads); the fitted hop figures already hold the few crossings
 // typical of those routes.
-import type { Dex } from "../market/types.ts"
+import type { Dex } from "../amm/index.ts"
 
 export const GAS = {
   /** intrinsic transaction gas, executor entry and checks, pulling tokenIn, paying tokenOut and fees */

@@ -2,7 +2,8 @@
 // edge per pool and direction, outgoing edges per token and the edges of each
 // ordered token pair. Built once per snapshot (snapshots are immutable) and
 // shared by every search on it.
-import type { MarketSnapshot, PoolState } from "../market/types.ts"
+import type { PoolState } from "../amm/index.ts"
+import type { RoutingMarket } from "./types.ts"
 import { type Curve, curveOf } from "./curve.ts"
 
 /** The ERC-20 USDC: native USDC is routed as this token. */
@@ -52,7 +53,7 @@ export class TokenGraph {
   /** edges of each ordered pair, keyed from * tokenCount + to once built */
   private readonly pairs = new Map<number, Edge[]>()
 
-  constructor(snapshot: MarketSnapshot) {
+  constructor(snapshot: RoutingMarket) {
     const seen = new Set<PoolState>()
     const edges: Edge[] = []
     for (const [token, ids] of snapshot.poolsByToken) {
@@ -103,10 +104,10 @@ export class TokenGraph {
   }
 }
 
-const graphs = new WeakMap<MarketSnapshot, TokenGraph>()
+const graphs = new WeakMap<RoutingMarket, TokenGraph>()
 
 /** The token graph of a snapshot, built on first use and kept as long as the snapshot lives. */
-export const graphOf = (snapshot: MarketSnapshot): TokenGraph => {
+export const graphOf = (snapshot: RoutingMarket): TokenGraph => {
   let g = graphs.get(snapshot)
   if (g === undefined) {
     g = new TokenGraph(snapshot)

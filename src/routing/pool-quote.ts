@@ -2,7 +2,7 @@
 // of one exact-input swap through one pool, and the initialized ticks it
 // crosses (for the gas model). Every amount the router reports comes from here.
 import { getAmountOut, isAmmRevert, swapExactInput, swapExactInputV4 } from "../amm/index.ts"
-import type { PoolState } from "../market/types.ts"
+import type { PoolState } from "../amm/index.ts"
 
 export interface HopQuote {
   readonly amountOut: bigint

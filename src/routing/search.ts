@@ -17,14 +17,13 @@
 // separable (water-filling is then exact). The cost: behind a pool that every
 // good path crosses (a token with one pool) the route cannot split; that pool
 // is then usually the bottleneck anyway.
-import type { MarketSnapshot } from "../market/types.ts"
 import { type Curve, pathMarginal, pathOut } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
 import { type Edge, graphOf, tokenKey } from "./graph.ts"
 import { waterFill } from "./optimiser.ts"
 import { type Candidate, findCandidates } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
-import type { FindRouteParams, Route, RouteHop, RouteSplit } from "./types.ts"
+import type { FindRouteParams, Route, RouteHop, RouteSplit, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
 const DEFAULT_MAX_SPLITS = 4
@@ -277,7 +276,7 @@ const hopOf = (edge: Edge): RouteHop => {
  * after gas cost (gross output when no gas conversion is given), or undefined
  * when no path can take the whole input.
  */
-export const findBestRoute = (snapshot: MarketSnapshot, params: FindRouteParams): Route | undefined => {
+export const findBestRoute = (snapshot: RoutingMarket, params: FindRouteParams): Route | undefined => {
   const { amountIn } = params
   const tokenIn = tokenKey(params.tokenIn)
   const tokenOut = tokenKey(params.tokenOut)

@@ -1,6 +1,16 @@
-// The route search's request and answer.
+// The route search's request and answer, and the market it searches.
 import type { Address } from "viem"
-import type { Dex } from "../market/types.ts"
+import type { Dex, PoolState } from "../amm/index.ts"
+
+/** What the route search reads of a market: its pools at one block and the gas price then. */
+export interface RoutingMarket {
+  /** every routable pool by id (lower-case) */
+  readonly pools: ReadonlyMap<string, PoolState>
+  /** pool ids touching each token (lower-case token address) */
+  readonly poolsByToken: ReadonlyMap<string, readonly string[]>
+  /** base fee + priority fee a transaction pays, in native wei (18-decimal USDC) */
+  readonly gasPriceWei: bigint
+}
 
 export interface FindRouteParams {
   /** ERC-20 address of the token paid (native USDC already mapped to the ERC-20 USDC) */

@@ -3,14 +3,14 @@
 import { Either } from "effect"
 import { AGGREGATOR_KINDS, type AggregatorConfig, type ExternalContext, type ExternalSource } from "./external.ts"
 import { kyberSwapSource } from "./kyberswap.ts"
-import { ROUTER_SOURCE } from "./router-source.ts"
+import { OWN_ROUTER } from "../pricer/index.ts"
 import { zeroExSource } from "./zeroex.ts"
 
 /** Checks one AGGREGATORS entry; the message names what is wrong. */
 export const checkAggregatorConfig = (config: AggregatorConfig): Either.Either<AggregatorConfig, string> => {
   const problems: string[] = []
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(config.name)) problems.push(`name "${config.name}" must be 1-40 letters, digits, . _ -`)
-  if (config.name === ROUTER_SOURCE) problems.push(`name "${ROUTER_SOURCE}" is the own router's`)
+  if (config.name === OWN_ROUTER) problems.push(`name "${OWN_ROUTER}" is the own router's`)
   if (!(AGGREGATOR_KINDS as readonly string[]).includes(config.kind)) problems.push(`kind "${config.kind}" is not one of ${AGGREGATOR_KINDS.join(", ")}`)
   if (!/^https?:\/\/[^\s]+$/.test(config.url)) problems.push(`url "${config.url}" is not an http(s) URL`)
   const int = (field: "timeoutMs" | "failureThreshold" | "cooldownMs", min: number, max: number) => {

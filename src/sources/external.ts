@@ -9,7 +9,8 @@ import { getAddress, isAddress, type Address, type Hex } from "viem"
 import { GAS } from "../routing/gas.ts"
 import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
 import { countSource } from "./metrics.ts"
-import { SourceError, type Source, type SourceRequest, type SourceRoute } from "./source.ts"
+import type { SourceRequest, SourceRoute } from "../pricer/index.ts"
+import { SourceError, type Source } from "./source.ts"
 
 /** The API shapes a source can speak (AGGREGATORS `kind`). */
 export const AGGREGATOR_KINDS = ["0x-v2", "kyberswap"] as const
@@ -33,24 +34,21 @@ export interface AggregatorConfig {
 
 export const AGGREGATOR_DEFAULTS = { timeoutMs: 1_500, failureThreshold: 5, cooldownMs: 30_000 } as const
 
-/** What a source needs from the service: whose route it is and what the executor allows. */
+/** What a source needs from the service: whose route it is. */
 export interface ExternalContext {
   readonly chainId: number
   /** the route executor: the aggregator's taker and recipient */
   readonly executor: Address
-  /** whether the executor's owner has allowlisted a router (the executor refuses any other) */
-  readonly isRouterAllowed: (router: Address) => Effect.Effect<boolean, RouterCheckFailed>
 }
 
-/** The allowlist could not be read. */
-export class RouterCheckFailed extends Data.TaggedError("RouterCheckFailed")<{ readonly message: string }> {}
-
-/** Fails unless the executor allowlists `router` (a router the executor would refuse is an invalid answer). */
-export const requireAllowedRouter = (source: string, context: ExternalContext, router: Address): Effect.Effect<void, SourceError> =>
-  context.isRouterAllowed(router).pipe(
-    Effect.mapError((e) => new SourceError({ source, reason: "unavailable", message: `the router allowlist could not be read: ${e.message}` })),
-    Effect.flatMap((allowed) => (allowed ? Effect.void : Effect.fail(invalidAnswer(source, `router ${router} is not on the executor's allowlist`)))),
-  )
+/**
+ * Fails unless the executor allowlists `router` at the request's block (the executor refuses any
+ * other router, so such a route is an invalid answer).
+ */
+export const requireAllowedRouter = (source: string, request: SourceRequest, router: Address): Effect.Effect<void, SourceError> =>
+  request.snapshot.executor?.allowedRouters.has(router.toLowerCase()) === true
+    ? Effect.void
+    : Effect.fail(invalidAnswer(source, `router ${router} is not on the executor's allowlist`))
 
 /** An aggregator's answer, checked: what to call, and what it says the call delivers. */
 export interface ExternalAnswer {
@@ -140,7 +138,7 @@ export const externalSource = (
       if (sameAddress(answer.router, request.tokenIn) || sameAddress(answer.router, request.tokenOut) || sameAddress(answer.router, context.executor)) {
         return yield* invalidAnswer(name, `router ${answer.router} is a token of the trade or the executor`)
       }
-      yield* requireAllowedRouter(name, context, answer.router)
+      yield* requireAllowedRouter(name, request, answer.router)
       const gasEstimate = externalRouteGas(answer.gas)
       const gasCost = request.nativeToTokenOut(gasEstimate * request.snapshot.gasPriceWei)
       const tokenIn = getAddress(request.tokenIn)

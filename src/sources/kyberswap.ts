@@ -19,7 +19,8 @@ import {
   type ExternalSource,
 } from "./external.ts"
 import { exchange, type HttpAnswer } from "./http.ts"
-import { SourceError, type SourceRequest } from "./source.ts"
+import type { SourceRequest } from "../pricer/index.ts"
+import { SourceError } from "./source.ts"
 
 export const KYBERSWAP_ROUTES_PATH = "/api/v1/routes"
 export const KYBERSWAP_BUILD_PATH = "/api/v1/route/build"
@@ -66,7 +67,7 @@ export const kyberSwapSource = (config: AggregatorConfig, context: ExternalConte
       if ((yield* parseAmount(name, summary.amountOut, "routeSummary.amountOut")) === 0n) return undefined
       const router = yield* parseAddress(name, routes.routerAddress, "routerAddress")
       // a router the executor refuses is not worth building calldata for
-      yield* requireAllowedRouter(name, context, router)
+      yield* requireAllowedRouter(name, request, router)
 
       const built = yield* dataOf(
         "build",

@@ -18,7 +18,8 @@ import {
   type ExternalSource,
 } from "./external.ts"
 import { exchange } from "./http.ts"
-import { SourceError, type SourceRequest } from "./source.ts"
+import type { SourceRequest } from "../pricer/index.ts"
+import { SourceError } from "./source.ts"
 
 export const ZEROEX_QUOTE_PATH = "/swap/allowance-holder/quote"
 

@@ -9,9 +9,10 @@ import { decodeExecutorError, encodeExecute, executeValue } from "../chain/execu
 import { Rpc, type RpcError } from "../chain/rpc.ts"
 import { Simulator, type SimulationOutcome } from "../chain/simulator.ts"
 import { MarketState } from "../market/index.ts"
-import { countSource, isExternalRoute, Sources, type SourceRoute } from "../sources/index.ts"
-import { Tokens } from "../tokens/index.ts"
-import { priceCandidatesNow, priceCandidatesWith, quoteServices } from "./quote.ts"
+import type { SourceRoute } from "../pricer/index.ts"
+import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
+import type { Tokens } from "../tokens/index.ts"
+import { priceRequest } from "./quote.ts"
 
 /**
  * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
@@ -88,11 +89,7 @@ export const swapProgram = (
 ): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
     yield* catchUpWithHead
-    const services = yield* quoteServices
-    const pricedNow = priceCandidatesNow(services, request, { sender: request.sender })
-    const priced = pricedNow === undefined
-      ? yield* priceCandidatesWith(services, request, { sender: request.sender })
-      : "_tag" in pricedNow ? yield* Effect.fail(pricedNow) : pricedNow
+    const priced = yield* priceRequest(request, { sender: request.sender })
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
@@ -119,7 +116,7 @@ export const swapProgram = (
 
     // one block for everything: the pools, the fee and the pause were read at it, and the
     // transaction is simulated on its state, as the block after it
-    const block = { number: priced.snapshot.blockNumber, timestamp: priced.snapshot.blockTimestamp }
+    const block = { number: priced.world.blockNumber, timestamp: priced.world.blockTimestamp }
     /** The outcome, or undefined when the node cannot be reached; a refused or unreadable simulation is an error. */
     const simulate = (data: Hex, findGasLimit: boolean): Effect.Effect<SimulationOutcome | undefined, Internal> =>
       simulator

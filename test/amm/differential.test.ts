@@ -22,14 +22,15 @@ import {
 import { read, Rpc, type Read } from "../../src/chain/rpc.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
-import { MarketState, type ConcentratedPoolState, type MarketSnapshot, type V2PoolState } from "../../src/market/index.ts"
+import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
+import { MarketState, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
 
 let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
-let snap: MarketSnapshot
+let snap: World
 const decimals = new Map<string, number>()
 
 const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)

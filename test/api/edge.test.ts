@@ -37,6 +37,8 @@ const QUOTE_JSON = {
   priceImpactBps: null,
   gasEstimate: "100000",
   route: [{ shareBps: 10000, hops: [{ dex: "synthetic", pool: null, tokenIn: "0x3600000000000000000000000000000000000000", tokenOut: "0x00000000000000000000000000000000000000A1" }] }],
+  // the synthetic market's block
+  blockNumber: "1234",
 }
 
 let api: TestApi

@@ -10,7 +10,8 @@ import type { Rpc } from "../../src/chain/rpc.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { getSqrtRatioAtTick } from "../../src/amm/index.ts"
 import { testAccounts, type ManifestPool } from "../../src/devnet/index.ts"
-import { MarketState, MAX_TICK, MIN_TICK, type ConcentratedPoolState, type MarketSnapshot, type PoolState } from "../../src/market/index.ts"
+import type { ConcentratedPoolState, PoolState } from "../../src/amm/index.ts"
+import { MarketState, MAX_TICK, MIN_TICK, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord } from "./support.ts"
@@ -150,7 +151,7 @@ const expectPoolMatchesChain = async (pool: ManifestPool, state: PoolState | und
   }
 }
 
-const expectSnapshotMatchesChain = async (snap: MarketSnapshot) => {
+const expectSnapshotMatchesChain = async (snap: World) => {
   const window = await run(Effect.map(MarketState, (m) => m.tickWindow))
   for (const pool of routablePools(devnet.manifest)) {
     await expectPoolMatchesChain(pool, snap.pools.get(idOf(pool)), snap.blockNumber, window)
@@ -158,7 +159,7 @@ const expectSnapshotMatchesChain = async (snap: MarketSnapshot) => {
 }
 
 /** Waits for the block, then checks that only `pool` was read for it, in one batched read. */
-const expectOnlyRefreshed = async (before: MarketSnapshot, block: bigint, pool: ManifestPool) => {
+const expectOnlyRefreshed = async (before: World, block: bigint, pool: ManifestPool) => {
   const after = await awaitBlock(block)
   expect(after.blockNumber).toBe(block)
   expect(after.refreshed).toEqual([idOf(pool)])

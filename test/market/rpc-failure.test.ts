@@ -8,7 +8,7 @@ import type { Abi } from "viem"
 import { makeRpc, Rpc } from "../../src/chain/rpc.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
-import { MarketState, type MarketSnapshot } from "../../src/market/index.ts"
+import { MarketState, type World } from "../../src/market/index.ts"
 import { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig, tokenAddress } from "./support.ts"
@@ -23,7 +23,7 @@ const snapshot = () => run(Effect.flatMap(MarketState, (m) => m.snapshot))
 const staleness = () => run(Effect.flatMap(MarketState, (m) => m.staleness))
 
 /** A snapshot read, timed: it must not wait on the chain. */
-const timedSnapshot = async (): Promise<[MarketSnapshot, number]> => {
+const timedSnapshot = async (): Promise<[World, number]> => {
   const started = performance.now()
   const snap = await snapshot()
   return [snap, performance.now() - started]

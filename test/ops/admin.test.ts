@@ -32,9 +32,6 @@ const market: MarketStateService = {
   snapshot: unexpected("snapshot"),
   changes: undefined as never,
   awaitBlock: () => unexpected("awaitBlock"),
-  current: () => {
-    throw new Error("the admin listener used MarketState.current")
-  },
   excluded: unexpected("excluded"),
   tickWindow: 0,
 }

@@ -8,7 +8,8 @@ import {
   swapExactInput,
   swapExactInputV4,
 } from "../../src/amm/index.ts"
-import type { ConcentratedPoolState, MarketSnapshot, PoolState, TickInfo, V2PoolState } from "../../src/market/types.ts"
+import type { ConcentratedPoolState, PoolState, TickInfo, V2PoolState } from "../../src/amm/index.ts"
+import type { World } from "../../src/market/index.ts"
 
 export const USDC = "0x3600000000000000000000000000000000000000" as Address
 
@@ -84,7 +85,7 @@ export const concentrated = (spec: ConcentratedSpec): ConcentratedPoolState => {
 }
 
 /** A snapshot of these pools (gas price 20 gwei of native USDC unless given). */
-export const snapshotOf = (pools: readonly PoolState[], gasPriceWei = 20_000_000_000n): MarketSnapshot => {
+export const snapshotOf = (pools: readonly PoolState[], gasPriceWei = 20_000_000_000n): World => {
   const byId = new Map<string, PoolState>()
   const byToken = new Map<string, string[]>()
   for (const p of pools) {
@@ -97,7 +98,7 @@ export const snapshotOf = (pools: readonly PoolState[], gasPriceWei = 20_000_000
       byToken.set(k, list)
     }
   }
-  return { chainId: 5042, blockNumber: 1n, blockTimestamp: 1n, executor: undefined, prices: new Map(), gasPriceWei, pools: byId, poolsByToken: byToken }
+  return { chainId: 5042, blockNumber: 1n, blockTimestamp: 1n, baseFeeWei: 0n, executor: undefined, prices: new Map(), gasPriceWei, pools: byId, poolsByToken: byToken }
 }
 
 /** Uniswap V2's getAmountOut, written out from UniswapV2Library for the tests' own oracle. */

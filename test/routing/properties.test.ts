@@ -5,14 +5,15 @@ import fc from "fast-check"
 import { getAddress } from "viem"
 import { syntheticMarket, syntheticTrades } from "../../bench/routing.ts"
 import { findBestRoute, type Route } from "../../src/routing/index.ts"
-import type { MarketSnapshot, PoolState } from "../../src/market/types.ts"
+import type { PoolState } from "../../src/amm/index.ts"
+import type { World } from "../../src/market/index.ts"
 import { ammOut, concentrated, snapshotOf, token, v2 } from "./helpers.ts"
 
 const E18 = 10n ** 18n
 const TOKENS = [token(1), token(2), token(3), token(4), token(5)]
 
 /** every invariant a route must keep; returns the exact re-simulated output */
-const checkRoute = (snap: MarketSnapshot, tokenIn: string, tokenOut: string, amountIn: bigint, r: Route, maxHops = 3) => {
+const checkRoute = (snap: World, tokenIn: string, tokenOut: string, amountIn: bigint, r: Route, maxHops = 3) => {
   expect(r.splits.length).toBeGreaterThan(0)
   expect(r.splits.reduce((a, s) => a + s.shareBps, 0)).toBe(10000)
   expect(r.splits.reduce((a, s) => a + s.amountIn, 0n)).toBe(amountIn)

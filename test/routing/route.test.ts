@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test"
 import { getAddress } from "viem"
 import { findBestRoute, GAS, type Route } from "../../src/routing/index.ts"
-import type { PoolState } from "../../src/market/types.ts"
+import type { PoolState } from "../../src/amm/index.ts"
 import { ammOut, concentrated, snapshotOf, token, USDC, v2, v2Out } from "./helpers.ts"
 
 const E18 = 10n ** 18n

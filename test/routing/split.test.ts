@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { getAddress } from "viem"
 import { findBestRoute } from "../../src/routing/index.ts"
-import type { V2PoolState } from "../../src/market/types.ts"
+import type { V2PoolState } from "../../src/amm/index.ts"
 import { concentrated, snapshotOf, token, v2, v2Out } from "./helpers.ts"
 
 const E18 = 10n ** 18n

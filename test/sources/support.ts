@@ -4,8 +4,8 @@
 import { Effect } from "effect"
 import { getAddress, type Address } from "viem"
 import type { ExternalContext } from "../../src/sources/index.ts"
-import type { MarketSnapshot } from "../../src/market/types.ts"
-import type { SourceRequest } from "../../src/sources/index.ts"
+import type { World } from "../../src/market/index.ts"
+import type { SourceRequest } from "../../src/pricer/index.ts"
 
 export interface Seen {
   readonly method: string
@@ -81,19 +81,21 @@ export const TOKEN_IN: Address = getAddress("0x111111111111111111111111111111111
 export const TOKEN_OUT: Address = getAddress("0x2222222222222222222222222222222222222222")
 export const SENDER: Address = getAddress("0x3333333333333333333333333333333333333333")
 
-/** Only ROUTER is allowlisted. */
-export const context: ExternalContext = {
-  chainId: 5042,
-  executor: EXECUTOR,
-  isRouterAllowed: (router) => Effect.succeed(router.toLowerCase() === ROUTER.toLowerCase()),
-}
+export const context: ExternalContext = { chainId: 5042, executor: EXECUTOR }
 
-/** 1 gwei gas, and gas converted to tokenOut as if it were 6-decimal USDC. */
+/** A World at 1 gwei gas whose executor allowlists `routers` (only ROUTER unless given). */
+export const worldAllowing = (routers: readonly Address[] = [ROUTER]): World =>
+  ({
+    gasPriceWei: 1_000_000_000n,
+    executor: { address: EXECUTOR, protocolFeeBps: 25, paused: false, allowedRouters: new Set(routers.map((r) => r.toLowerCase())) },
+  }) as unknown as World
+
+/** Gas converted to tokenOut as if it were 6-decimal USDC. */
 export const request: SourceRequest = {
   tokenIn: TOKEN_IN,
   tokenOut: TOKEN_OUT,
   amountIn: 1_000_000n,
-  snapshot: { gasPriceWei: 1_000_000_000n } as MarketSnapshot,
+  snapshot: worldAllowing(),
   nativeToTokenOut: (wei) => wei / 10n ** 12n,
   slippageBps: 50,
   sender: SENDER,

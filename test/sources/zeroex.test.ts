@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Cause, Effect, Exit } from "effect"
 import { GAS } from "../../src/routing/gas.ts"
 import { sourceCounts, zeroExSource, type SourceError } from "../../src/sources/index.ts"
-import { context, EXECUTOR, exitOf, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT } from "./support.ts"
+import { context, EXECUTOR, exitOf, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT, worldAllowing } from "./support.ts"
 
 let server: ReturnType<typeof scriptedServer>
 beforeAll(() => {
@@ -115,9 +115,9 @@ describe("answers that are wrong are invalid answers", () => {
   }
 
   test("a router that is one of the trade's tokens, even if allowlisted", async () => {
-    const trusting = zeroExSource({ name: "zeroex-trusting", kind: "0x-v2", url: server.url }, { ...context, isRouterAllowed: () => Effect.succeed(true) })
+    const trusting = zeroExSource({ name: "zeroex-trusting", kind: "0x-v2", url: server.url }, context)
     server.answer(() => json(answer({ allowanceTarget: TOKEN_IN }, { to: TOKEN_IN })))
-    const error = await failureOf(trusting.quote(request))
+    const error = await failureOf(trusting.quote({ ...request, snapshot: worldAllowing([ROUTER, TOKEN_IN]) }))
     expect(error.reason).toBe("invalid-answer")
     expect(error.message).toContain("is a token of the trade")
   })
@@ -187,14 +187,12 @@ describe("failures", () => {
   })
 
   test("a defect in handling an answer is a SourceError, not a crash", async () => {
-    const broken = zeroExSource(
-      { name: "zeroex-broken", kind: "0x-v2", url: server.url },
-      { ...context, isRouterAllowed: () => Effect.die(new Error("allowlist exploded")) },
-    )
+    const broken = zeroExSource({ name: "zeroex-broken", kind: "0x-v2", url: server.url }, context)
+    const exploding: typeof request = { ...request, nativeToTokenOut: () => { throw new Error("gas conversion exploded") } }
     server.answer(() => json(answer()))
-    const exit = await exitOf(broken.quote(request))
+    const exit = await exitOf(broken.quote(exploding))
     expect(Exit.isFailure(exit) && !Cause.isDie(exit.cause)).toBe(true)
-    expect((await failureOf(broken.quote(request))).reason).toBe("invalid-answer")
+    expect((await failureOf(broken.quote(exploding))).reason).toBe("invalid-answer")
   })
 })
 

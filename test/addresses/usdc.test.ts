@@ -9,7 +9,7 @@ import {
   isUsdcErc20,
   nativeToErc20,
   USDC_NATIVE_SCALE,
-} from "../../src/tokens/index.ts"
+} from "../../src/addresses/index.ts"
 
 const EEEE = "0x" + "ee".repeat(20)
 

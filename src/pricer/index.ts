@@ -1,0 +1,6 @@
+// The pricer room's door: pure functions from one World, the request's tokens
+// and the sources' answers to a priced quote or a refusal. No Effect, no I/O.
+export type { DisplayHop, SourceRequest, SourceRoute } from "./route.ts"
+export { ownRoute, OWN_ROUTER, type OwnRouteOptions } from "./own-route.ts"
+export { betterRoute, rankRoutes } from "./rank.ts"
+export { price, sourceRequest, type PricingTokens, type Priced, type Refusal } from "./price.ts"

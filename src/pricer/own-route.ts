@@ -1,0 +1,53 @@
+// The own router's answer to a source request: the exact, split, gas-aware
+// search over the World's pools, in the executor's route format and the spec's
+// route shape.
+import { checksum } from "../addresses/index.ts"
+import type { RouteHop as ExecutorHop } from "../chain/route-encoding.ts"
+import { findBestRoute, type RouteHop } from "../routing/index.ts"
+import type { SourceRequest, SourceRoute } from "./route.ts"
+
+/** The own router's name as a source (in metrics and logs). */
+export const OWN_ROUTER = "router"
+
+const executorHop = (hop: RouteHop): ExecutorHop => {
+  switch (hop.dex) {
+    case "uniswap-v2":
+      return { kind: "v2", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut }
+    case "uniswap-v3":
+      return { kind: "v3", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee! }
+    case "uniswap-v4":
+      return { kind: "v4", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee!, tickSpacing: hop.tickSpacing!, hooks: hop.hooks! }
+  }
+}
+
+/** Pool ids as the spec shows them: checksummed addresses, V4 ids as 32-byte hex. */
+const displayPool = (pool: string): string => (pool.length === 42 ? checksum(pool) : pool.toLowerCase())
+
+export interface OwnRouteOptions {
+  readonly maxHops?: number
+  readonly maxSplits?: number
+}
+
+/** The best route over the request's World, or undefined when no path delivers anything. */
+export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}): SourceRoute | undefined => {
+  const found = findBestRoute(request.snapshot, {
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    nativeToTokenOut: request.nativeToTokenOut,
+    ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
+    ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
+  })
+  if (found === undefined || found.amountOut === 0n) return undefined
+  return {
+    source: OWN_ROUTER,
+    amountOut: found.amountOut,
+    gasEstimate: found.gasEstimate,
+    netAmountOut: found.netAmountOut,
+    route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
+    display: found.splits.map((s) => ({
+      shareBps: s.shareBps,
+      hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
+    })),
+  }
+}

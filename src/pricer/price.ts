@@ -1,0 +1,135 @@
+// The pricer: one request priced on one World. What every source is asked,
+// the own router's answer, the best after gas, both fees and the price impact,
+// or the reason the request cannot be priced. Pure: the same World, tokens,
+// request and answers always give the same result.
+import type { Address } from "viem"
+import { checksum, USDC_ERC20_ADDRESS } from "../addresses/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
+import { minAmountOut, splitFees } from "../fees/index.ts"
+import type { ExecutorSettings, World } from "../market/index.ts"
+import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
+import type { NormalizedToken, Routability } from "../tokens/index.ts"
+import { ownRoute, type OwnRouteOptions } from "./own-route.ts"
+import { rankRoutes } from "./rank.ts"
+import type { SourceRequest, SourceRoute } from "./route.ts"
+
+/** The request's two tokens as the token registry knows them, with their routability. */
+export interface PricingTokens {
+  readonly tokenIn: NormalizedToken
+  readonly tokenOut: NormalizedToken
+  readonly routableIn: Routability
+  readonly routableOut: Routability
+}
+
+/** Why a request cannot be priced on this World. */
+export type Refusal =
+  | { readonly kind: "same-token" }
+  | { readonly kind: "unroutable"; readonly field: "tokenIn" | "tokenOut"; readonly symbol: string; readonly reason: string }
+  /** native input below one 6-decimal unit: nothing reaches the pools */
+  | { readonly kind: "below-one-unit"; readonly symbol: string }
+  /** no route executor answered at this block */
+  | { readonly kind: "no-executor"; readonly blockNumber: bigint }
+  | { readonly kind: "no-route" }
+
+/** A request priced: every source's route best first, and the response each would give. */
+export interface Priced {
+  /** best after gas first (never empty); equal routes keep the sources' order, the own router first */
+  readonly candidates: readonly SourceRoute[]
+  readonly tokenIn: NormalizedToken
+  readonly tokenOut: NormalizedToken
+  readonly settings: ExecutorSettings
+  /** the World every candidate was priced on */
+  readonly world: World
+  /** the quote response with this candidate's route */
+  readonly respond: (route: SourceRoute) => QuoteResponse
+}
+
+/** USDC is the chain's unit of account: without a feed it is priced at one dollar. */
+const ONE_DOLLAR: UsdPrice = { answer: 100_000_000n, decimals: 8, updatedAt: 0n }
+const USDC = USDC_ERC20_ADDRESS.toLowerCase()
+
+const isRefusal = (x: object): x is Refusal => "kind" in x
+
+/** What every source is asked for this request on this World, or why there is nothing to ask. */
+export const sourceRequest = (world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | Refusal => {
+  const { tokenIn, tokenOut } = tokens
+  if (tokenIn.erc20Address === tokenOut.erc20Address) return { kind: "same-token" }
+  for (const [field, token, answer] of [["tokenIn", tokenIn, tokens.routableIn], ["tokenOut", tokenOut, tokens.routableOut]] as const) {
+    if (!answer.routable) return { kind: "unroutable", field, symbol: token.symbol, reason: answer.reason }
+  }
+  // native input goes down the route in whole ERC-20 units; the executor refunds the rest
+  const amountIn = request.amountIn / tokenIn.scale
+  if (amountIn === 0n) return { kind: "below-one-unit", symbol: tokenIn.symbol }
+  const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC
+  const priceOut = world.prices.get(tokenOut.erc20Address.toLowerCase())
+  const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
+  return {
+    tokenIn: tokenIn.erc20Address,
+    tokenOut: tokenOut.erc20Address,
+    amountIn,
+    snapshot: world,
+    nativeToTokenOut: (wei) =>
+      outIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenOut.decimals, priceOut }),
+    slippageBps: request.slippageBps,
+    ...(sender !== undefined ? { sender } : {}),
+  }
+}
+
+/**
+ * The request priced on `world`: the own router's route and the external sources' answers
+ * (asked with `sourceRequest` on the same World; undefined where a source had none), best after
+ * gas first; or the reason it cannot be priced.
+ */
+export const price = (
+  world: World,
+  tokens: PricingTokens,
+  request: QuoteRequest,
+  external: ReadonlyArray<SourceRoute | undefined> = [],
+  options: OwnRouteOptions = {},
+): Priced | Refusal => {
+  const asked = sourceRequest(world, tokens, request)
+  if (isRefusal(asked)) return asked
+  const settings = world.executor
+  if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
+  const answers = [ownRoute(asked, options), ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
+  const candidates = rankRoutes(answers)
+  if (candidates.length === 0) return { kind: "no-route" }
+  const { tokenIn, tokenOut } = tokens
+  const priceOf = (address: Address): UsdPrice | undefined =>
+    world.prices.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC ? ONE_DOLLAR : undefined)
+  const respond = (best: SourceRoute): QuoteResponse => {
+    // native output is paid in wei: the route's ERC-20 output × 10^12
+    const grossAmountOut = best.amountOut * tokenOut.scale
+    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
+    return {
+      chainId: request.chainId,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      amountOut: fees.amountOut,
+      minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+      slippageBps: request.slippageBps,
+      grossAmountOut,
+      fees: {
+        token: request.tokenOut,
+        protocolBps: settings.protocolFeeBps,
+        protocolAmount: fees.protocolAmount,
+        partnerBps: request.feeBps,
+        partnerAmount: fees.partnerAmount,
+        partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
+      },
+      priceImpactBps: priceImpactBps({
+        amountIn: request.amountIn,
+        decimalsIn: tokenIn.decimals,
+        priceIn: priceOf(tokenIn.erc20Address),
+        grossAmountOut,
+        decimalsOut: tokenOut.decimals,
+        priceOut: priceOf(tokenOut.erc20Address),
+      }),
+      gasEstimate: best.gasEstimate,
+      route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
+      blockNumber: world.blockNumber,
+    }
+  }
+  return { candidates, tokenIn, tokenOut, settings, world, respond }
+}
