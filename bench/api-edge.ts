@@ -13,7 +13,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits } from "../src/access/index.ts"
 import { makeEdge, startApiServer, SYNTHETIC, syntheticPrograms, type RunningApi } from "../src/api/index.ts"
-import { loadAppConfig } from "../src/config.ts"
+import { loadAppConfig } from "../src/config/index.ts"
 import { percentile, type Measurement } from "./measurement.ts"
 
 // ---------------------------------------------------------------- targets
@@ -262,20 +262,23 @@ const startHttpRouterVariant = async (env: Record<string, string>) => {
   return { port, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
+/** The framework's ceiling: bare Bun.serve parsing the JSON body and answering a small JSON object. */
+export const startBareServer = () =>
+  Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async (request) => {
+      const body = (await request.json()) as { amountIn: string }
+      return Response.json({ amountOut: body.amountIn, requestId: crypto.randomUUID() })
+    },
+  })
+
 export async function run(): Promise<Measurement[]> {
   const dir = mkdtempSync(join(tmpdir(), "api-edge-bench-"))
   const env = { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error", MAX_IN_FLIGHT: "4096" }
   const stops: Array<() => Promise<void> | void> = []
   try {
-    // bare Bun.serve: parse the JSON body, answer a small JSON object
-    const bare = Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: async (request) => {
-        const body = (await request.json()) as { amountIn: string }
-        return Response.json({ amountOut: body.amountIn, requestId: crypto.randomUUID() })
-      },
-    })
+    const bare = startBareServer()
     stops.push(() => bare.stop(true))
 
     const api: RunningApi = await startApiServer({ programs: syntheticPrograms(), env })

@@ -12,15 +12,18 @@ import { startApiServer } from "../src/api/index.ts"
 import { Rpc } from "../src/chain/rpc.ts"
 import { Simulator } from "../src/chain/simulator.ts"
 import { devnetClient, startDevnet, testAccounts } from "../src/devnet/index.ts"
-import { chainSettings } from "../src/swap/chain-settings.ts"
+import { chainSettings } from "../src/config/index.ts"
 import { livePrograms } from "../src/swap/live.ts"
-import { load, rawPost } from "./api-edge.ts"
+import { load, rawPost, startBareServer } from "./api-edge.ts"
 import { percentile, type Measurement } from "./measurement.ts"
 
 const QUOTE_P50_MS = 2
 const QUOTE_P99_MS = 10
 const QUOTE_RPS = 5_000
 const SWAP_P50_MS = 10
+/** /quote with every amount new as a share of bare Bun.serve in the same run: 7% before the one-World pricer; aim 15% */
+const SHARE_FLOOR_PCT = 7
+const SHARE_AIM_PCT = 15
 const KEYS = 32
 
 export async function run(): Promise<Measurement[]> {
@@ -63,6 +66,9 @@ export async function run(): Promise<Measurement[]> {
       const fresh = await load({ ...spec("quote", 16), requests: distinct, cycle: true })
       const freshSat = await load({ ...spec("quote", 64), requests: distinct, cycle: true })
       const swap = await load(spec("swap", 16))
+      // the framework's ceiling in this run, for the share the product's path reaches
+      const bare = startBareServer()
+      const bareSat = await load({ ...spec("quote", 64), port: bare.port!, requests: [rawPost("/", JSON.stringify(trades[0]), {})] }).finally(() => bare.stop(true))
       const gasSearch = await simulationCost(devnet, settings, api.baseUrl, keys[0]!)
       const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
         r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
@@ -74,6 +80,8 @@ export async function run(): Promise<Measurement[]> {
         { name: "/quote p50 @16 conns, every amount new (devnet)", value: rnd(fresh.p50), unit: "ms", target: `<= ${QUOTE_P50_MS}`, met: fresh.p50 <= QUOTE_P50_MS, note: bad(fresh) ?? "no two requests alike: route search on every request" },
         { name: "/quote p99 @16 conns, every amount new (devnet)", value: rnd(fresh.p99), unit: "ms", target: `<= ${QUOTE_P99_MS}`, met: fresh.p99 <= QUOTE_P99_MS },
         { name: "/quote throughput @64 conns, every amount new (devnet)", value: Math.round(freshSat.rps), unit: "req/s", target: `>= ${QUOTE_RPS}`, met: freshSat.rps >= QUOTE_RPS && freshSat.non200 === 0, ...(bad(freshSat) ? { note: bad(freshSat) } : {}) },
+        { name: "bare Bun.serve throughput @64 conns (same run)", value: Math.round(bareSat.rps), unit: "req/s", note: "parse the JSON body, answer a small JSON object" },
+        { name: "/quote every amount new, share of bare Bun.serve", value: Math.round((freshSat.rps / bareSat.rps) * 1000) / 10, unit: "%", target: `>= ${SHARE_FLOOR_PCT}`, met: (freshSat.rps / bareSat.rps) * 100 >= SHARE_FLOOR_PCT, note: `aim ${SHARE_AIM_PCT}%` },
         { name: "/swap p50 @16 conns (devnet)", value: rnd(swap.p50), unit: "ms", target: `<= ${SWAP_P50_MS}`, met: swap.p50 <= SWAP_P50_MS && swap.non200 === 0, note: bad(swap) ?? "simulated on the node per request" },
         { name: "/swap p99 @16 conns (devnet)", value: rnd(swap.p99), unit: "ms" },
         { name: "/swap throughput @16 conns (devnet)", value: Math.round(swap.rps), unit: "req/s" },

@@ -1,7 +1,7 @@
 // Simulates a route executor call from its sender, with the balance and
 // allowance the sender will have filled in by state overrides, so the check
 // works before the approval is sent.
-import { Context, Effect, Layer } from "effect"
+import { Cache, Context, Duration, Effect, Layer } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
 import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
 import { Rpc, RpcError, toRpcError, type RpcService } from "./rpc.ts"
@@ -43,7 +43,7 @@ export interface SimulatorShape {
 }
 
 export class Simulator extends Context.Tag("chain/Simulator")<Simulator, SimulatorShape>() {
-  static readonly layer = Layer.effect(Simulator, Effect.map(Rpc, (rpc) => makeSimulator(rpc)))
+  static readonly layer = Layer.effect(Simulator, Effect.flatMap(Rpc, (rpc) => makeSimulator(rpc)))
 }
 
 interface TokenSlots {
@@ -63,118 +63,124 @@ const GAS_GRID: readonly bigint[] = [10_800n, 11_100n, 11_400n, 11_700n, 12_000n
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
 
-export const makeSimulator = (rpc: RpcService): SimulatorShape => {
-  // per token, found once; a failed look-up is not cached
-  const slots = new Map<string, TokenSlots>()
+/** How many tokens' storage slots are kept. */
+const SLOT_CACHE_CAPACITY = 10_000
 
-  const slotsOf = (token: Address) =>
-    Effect.gen(function* () {
+export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
+  Effect.gen(function* () {
+    // where each token keeps balances and allowances, found once per token (look-ups of one token
+    // merged); a failed look-up is not kept
+    const slots = yield* Cache.make({
+      capacity: SLOT_CACHE_CAPACITY,
+      timeToLive: Duration.infinity,
+      lookup: (token: string) =>
+        Effect.map(
+          Effect.all(
+            [token === USDC_ERC20 ? Effect.succeed(undefined) : findBalanceSlot(rpc, token as Address), findAllowanceSlot(rpc, token as Address)],
+            { concurrency: 2 },
+          ),
+          ([balance, allowance]): TokenSlots => ({ balance, allowance }),
+        ),
+    })
+    const slotsOf = (token: Address) => {
       const key = token.toLowerCase()
-      const known = slots.get(key)
-      if (known !== undefined) return known
-      const [balance, allowance] = yield* Effect.all(
-        [key === USDC_ERC20 ? Effect.succeed(undefined) : findBalanceSlot(rpc, token), findAllowanceSlot(rpc, token)],
-        { concurrency: 2 },
-      )
-      const found: TokenSlots = { balance, allowance }
-      slots.set(key, found)
-      return found
-    })
+      return Effect.tapError(slots.get(key), () => slots.invalidate(key))
+    }
 
-  const overrides = (params: SimulateExecute) =>
-    Effect.gen(function* () {
-      const state: StateOverride = []
-      let senderBalance = params.value + NATIVE_HEADROOM
-      if (params.pulls !== undefined) {
-        const { token, amount } = params.pulls
-        const found = yield* slotsOf(token)
-        const stateDiff: { slot: Hex; value: Hex }[] = []
-        if (token.toLowerCase() === USDC_ERC20) senderBalance += amount * USDC_NATIVE_SCALE
-        else if (found.balance !== undefined) stateDiff.push({ slot: balanceKey(found.balance, params.sender), value: numberToHex(amount, { size: 32 }) })
-        if (found.allowance !== undefined) {
-          stateDiff.push({ slot: allowanceKey(found.allowance, params.sender, params.executor), value: numberToHex(amount, { size: 32 }) })
+    const overrides = (params: SimulateExecute) =>
+      Effect.gen(function* () {
+        const state: StateOverride = []
+        let senderBalance = params.value + NATIVE_HEADROOM
+        if (params.pulls !== undefined) {
+          const { token, amount } = params.pulls
+          const found = yield* slotsOf(token)
+          const stateDiff: { slot: Hex; value: Hex }[] = []
+          if (token.toLowerCase() === USDC_ERC20) senderBalance += amount * USDC_NATIVE_SCALE
+          else if (found.balance !== undefined) stateDiff.push({ slot: balanceKey(found.balance, params.sender), value: numberToHex(amount, { size: 32 }) })
+          if (found.allowance !== undefined) {
+            stateDiff.push({ slot: allowanceKey(found.allowance, params.sender, params.executor), value: numberToHex(amount, { size: 32 }) })
+          }
+          if (stateDiff.length > 0) state.push({ address: token, stateDiff })
         }
-        if (stateDiff.length > 0) state.push({ address: token, stateDiff })
-      }
-      state.push({ address: params.sender, balance: senderBalance })
-      return state
+        state.push({ address: params.sender, balance: senderBalance })
+        return state
+      })
+
+    // eth_simulateV1 runs the call as the next block; a node without it (method not found) is asked
+    // with eth_call and eth_estimateGas on the block's own state instead, from then on
+    let simulateV1 = true
+
+    const callOf = (params: SimulateExecute, gas?: bigint) => ({
+      from: params.sender,
+      to: params.executor,
+      data: params.data,
+      value: params.value,
+      ...(gas !== undefined ? { gas } : {}),
+    })
+    /** One eth_simulateV1 block of `calls`, based explicitly on the priced block and moving forward from it, as geth and reth require. */
+    const simulateNext = (params: SimulateExecute, stateOverride: StateOverride, calls: readonly ReturnType<typeof callOf>[]) =>
+      rpc.simulate(
+        [{ blockOverrides: { number: params.block.number + 1n, time: params.block.timestamp + 1n }, stateOverrides: stateOverride, calls }],
+        { blockNumber: params.block.number },
+      )
+
+    /** eth_call on the priced block's state; a revert is an outcome, not an error. */
+    const checkByCall = (params: SimulateExecute, stateOverride: StateOverride) =>
+      rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+        Effect.as<Checked>({ ok: true, gasUsed: undefined }),
+        Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed<Checked>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e))),
+      )
+
+    type Checked = { readonly ok: true; readonly gasUsed: bigint | undefined } | { readonly ok: false; readonly revertData: Hex }
+    const check = (params: SimulateExecute, stateOverride: StateOverride): Effect.Effect<Checked, RpcError> =>
+      !simulateV1
+        ? checkByCall(params, stateOverride)
+        : simulateNext(params, stateOverride, [callOf(params)]).pipe(
+            Effect.map((blocks): Checked => {
+              const call = blocks[0]![0]!
+              return call.success ? { ok: true, gasUsed: call.gasUsed } : { ok: false, revertData: call.data }
+            }),
+            Effect.catchTag("RpcError", (e) =>
+              e.reason !== "unsupported"
+                ? Effect.fail(e)
+                : Effect.logWarning(`the node does not offer eth_simulateV1 (${e.message}): simulating with eth_call and eth_estimateGas`).pipe(
+                    Effect.zipRight(Effect.sync(() => (simulateV1 = false))),
+                    Effect.zipRight(checkByCall(params, stateOverride)),
+                  ),
+              ),
+            )
+
+    /** The node's own search (eth_estimateGas) on the priced block's state with the same overrides; undefined when the call reverts. */
+    const estimate = (params: SimulateExecute, stateOverride: StateOverride) =>
+      rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+        Effect.map((gas): bigint | undefined => gas),
+        Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed(undefined) : Effect.fail(e))),
+      )
+
+    /**
+     * The least limit on a grid above the gas used, in one eth_simulateV1 block: the same call at
+     * ascending limits, where a call that runs out of gas leaves no state behind, so the first that
+     * succeeds is the least limit of the grid (at most 8% above the true least, 3% past the grid's
+     * first step). Past the grid, the node's own search.
+     */
+    const searchGrid = (params: SimulateExecute, stateOverride: StateOverride, gasUsed: bigint) =>
+      Effect.gen(function* () {
+        const limits = GAS_GRID.map((bps) => (gasUsed * bps + 9_999n) / 10_000n)
+        const [calls] = yield* simulateNext(params, stateOverride, limits.map((gas) => callOf(params, gas)))
+        const first = calls!.findIndex((c) => c.success)
+        if (first >= 0) return limits[first]
+        return yield* estimate(params, stateOverride)
+      })
+
+    const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
+      const stateOverride = yield* overrides(params)
+      const outcome = yield* check(params, stateOverride)
+      if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
+      const limit = outcome.gasUsed !== undefined ? yield* searchGrid(params, stateOverride, outcome.gasUsed) : yield* estimate(params, stateOverride)
+      // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
+      if (limit === undefined) return { ok: false, revertData: "0x" } as const
+      return { ok: true, gasLimit: limit } as const
     })
 
-  // eth_simulateV1 runs the call as the next block; a node without it (method not found) is asked
-  // with eth_call and eth_estimateGas on the block's own state instead, from then on
-  let simulateV1 = true
-
-  const callOf = (params: SimulateExecute, gas?: bigint) => ({
-    from: params.sender,
-    to: params.executor,
-    data: params.data,
-    value: params.value,
-    ...(gas !== undefined ? { gas } : {}),
+    return { simulateExecute } satisfies SimulatorShape
   })
-  /** One eth_simulateV1 block of `calls`, based explicitly on the priced block and moving forward from it, as geth and reth require. */
-  const simulateNext = (params: SimulateExecute, stateOverride: StateOverride, calls: readonly ReturnType<typeof callOf>[]) =>
-    rpc.simulate(
-      [{ blockOverrides: { number: params.block.number + 1n, time: params.block.timestamp + 1n }, stateOverrides: stateOverride, calls }],
-      { blockNumber: params.block.number },
-    )
-
-  /** eth_call on the priced block's state; a revert is an outcome, not an error. */
-  const checkByCall = (params: SimulateExecute, stateOverride: StateOverride) =>
-    rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
-      Effect.as<Checked>({ ok: true, gasUsed: undefined }),
-      Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed<Checked>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e))),
-    )
-
-  type Checked = { readonly ok: true; readonly gasUsed: bigint | undefined } | { readonly ok: false; readonly revertData: Hex }
-  const check = (params: SimulateExecute, stateOverride: StateOverride): Effect.Effect<Checked, RpcError> =>
-    !simulateV1
-      ? checkByCall(params, stateOverride)
-      : simulateNext(params, stateOverride, [callOf(params)]).pipe(
-          Effect.map((blocks): Checked => {
-            const call = blocks[0]![0]!
-            return call.success ? { ok: true, gasUsed: call.gasUsed } : { ok: false, revertData: call.data }
-          }),
-          Effect.catchTag("RpcError", (e) =>
-            e.reason !== "unsupported"
-              ? Effect.fail(e)
-              : Effect.logWarning(`the node does not offer eth_simulateV1 (${e.message}): simulating with eth_call and eth_estimateGas`).pipe(
-                  Effect.zipRight(Effect.sync(() => (simulateV1 = false))),
-                  Effect.zipRight(checkByCall(params, stateOverride)),
-                ),
-            ),
-          )
-
-  /** The node's own search (eth_estimateGas) on the priced block's state with the same overrides; undefined when the call reverts. */
-  const estimate = (params: SimulateExecute, stateOverride: StateOverride) =>
-    rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
-      Effect.map((gas): bigint | undefined => gas),
-      Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed(undefined) : Effect.fail(e))),
-    )
-
-  /**
-   * The least limit on a grid above the gas used, in one eth_simulateV1 block: the same call at
-   * ascending limits, where a call that runs out of gas leaves no state behind, so the first that
-   * succeeds is the least limit of the grid (at most 8% above the true least, 3% past the grid's
-   * first step). Past the grid, the node's own search.
-   */
-  const searchGrid = (params: SimulateExecute, stateOverride: StateOverride, gasUsed: bigint) =>
-    Effect.gen(function* () {
-      const limits = GAS_GRID.map((bps) => (gasUsed * bps + 9_999n) / 10_000n)
-      const [calls] = yield* simulateNext(params, stateOverride, limits.map((gas) => callOf(params, gas)))
-      const first = calls!.findIndex((c) => c.success)
-      if (first >= 0) return limits[first]
-      return yield* estimate(params, stateOverride)
-    })
-
-  const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
-    const stateOverride = yield* overrides(params)
-    const outcome = yield* check(params, stateOverride)
-    if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
-    const limit = outcome.gasUsed !== undefined ? yield* searchGrid(params, stateOverride, outcome.gasUsed) : yield* estimate(params, stateOverride)
-    // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
-    if (limit === undefined) return { ok: false, revertData: "0x" } as const
-    return { ok: true, gasLimit: limit } as const
-  })
-
-  return { simulateExecute }
-}
