@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test"
 import { Effect, Either, LogLevel, Option, Redacted } from "effect"
 import { resolve } from "node:path"
-import { loadAppConfig, loadKeyStoreConfig, parseDatabaseUrl } from "../src/config.ts"
+import { loadAppConfig, loadKeyStoreConfig, parseDatabaseUrl } from "../src/config/index.ts"
 
 const load = (env: Record<string, string>) => Effect.runPromise(Effect.either(loadAppConfig(env)))
 

@@ -8,7 +8,7 @@ import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effe
 import { timingSafeEqual } from "node:crypto"
 import { existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import type { KeyStoreConfig } from "../config.ts"
+import type { KeyStoreConfig } from "../config/index.ts"
 import { ephemeralSecret, readOrCreateSecretFile, secretFileFor } from "./hash-secret.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
 import { KeyStoreError, SECRET_CHECK, secretCheck, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"

@@ -1,5 +1,5 @@
 // Access control: the API key store (SQLite or Postgres) and the per-key and
-// per-IP limits (in process, or shared through Redis).
+// per-IP limits (in process, or shared through Redis), together as AccessLive.
 export {
   ApiKeys,
   DEFAULT_CONCURRENCY,
@@ -32,12 +32,11 @@ export {
 export { MIGRATIONS, MIGRATIONS_TABLE } from "./pg-key-store.ts"
 export {
   LimitStoreMetrics,
-  makeAccessLimits,
   makeLimitStore,
   makeRedisInFlight,
   makeRedisTokenBuckets,
   RedisCallError,
-  type AccessLimits,
   type LimitStore,
   type RedisInFlightShape,
 } from "./redis-limits.ts"
+export { AccessLive, ApiKeysLive, LimitsLive, MemoryLimitsLive, RedisLimitsLive, SharedLimitStore } from "./live.ts"

@@ -9,7 +9,7 @@ import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
 import { PgClient } from "@effect/sql-pg"
 import { Context, Duration, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import type { KeyStoreConfig } from "../config.ts"
+import type { KeyStoreConfig } from "../config/index.ts"
 import { KeyStoreError, SECRET_CHECK, secretCheck, type KeyRow, type KeyRows } from "./key-rows.ts"
 
 /** The table that records which migrations have run. */

@@ -25,10 +25,10 @@
 // Client: Bun's built-in RedisClient (RESP3, auto-reconnect), with the offline
 // queue off so that a call while disconnected fails at once instead of waiting.
 import { RedisClient } from "bun"
-import { Effect, Metric, Option, Redacted, Schedule, type Scope } from "effect"
+import { Effect, Metric, Redacted, Schedule, type Scope } from "effect"
 import { createHash, randomBytes } from "node:crypto"
 import { hostname } from "node:os"
-import type { SharedLimitsConfig } from "../config.ts"
+import type { SharedLimitsConfig } from "../config/index.ts"
 import {
   InFlightFull,
   LimitStoreUnavailable,
@@ -370,31 +370,4 @@ export const makeRedisInFlight = (store: LimitStore): Effect.Effect<RedisInFligh
       renew,
       held: Effect.sync(() => held.size),
     } satisfies RedisInFlightShape
-  })
-
-/** The limit services an instance runs with: shared through Redis when configured, else in process. */
-export interface AccessLimits {
-  readonly rates: TokenBucketsShape
-  readonly badKeys: TokenBucketsShape
-  readonly inFlight: InFlightShape
-  /** the shared store, when limits are shared */
-  readonly store: Option.Option<LimitStore>
-}
-
-export const makeAccessLimits = (shared: Option.Option<SharedLimitsConfig>): Effect.Effect<AccessLimits, never, Scope.Scope> =>
-  Option.match(shared, {
-    onNone: () =>
-      Effect.gen(function* () {
-        return { rates: yield* makeTokenBuckets(), badKeys: yield* makeTokenBuckets(), inFlight: makeInFlight(), store: Option.none() } satisfies AccessLimits
-      }),
-    onSome: (config) =>
-      Effect.gen(function* () {
-        const store = yield* makeLimitStore(config)
-        return {
-          rates: yield* makeRedisTokenBuckets(store, "rate"),
-          badKeys: yield* makeRedisTokenBuckets(store, "badkey"),
-          inFlight: yield* makeRedisInFlight(store),
-          store: Option.some(store),
-        } satisfies AccessLimits
-      }),
   })

@@ -3,7 +3,6 @@
 export {
   ApiServer,
   ApiServerLive,
-  makeApiServer,
   serveEdge,
   ServeError,
   startApiServer,

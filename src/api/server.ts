@@ -20,11 +20,9 @@
 // Everything behind the router is Effect: services, typed errors, scoped
 // resources; the same edge can be mounted behind HttpRouter (the bench does).
 import { Cause, Context, Data, Effect, Exit, FiberRef, Layer, Option, Runtime, Scope } from "effect"
-import { ApiKeys, BadKeyLimits, InFlight, makeAccessLimits, makeApiKeys, RateLimits, type ApiKeysShape, type KeyStoreError } from "../access/index.ts"
-import { AppConfig, type AppConfigShape, type ConfigurationError } from "../config.ts"
-import { MarketState } from "../market/index.ts"
-import { AdminServeError, serveAdmin, type AdminServer } from "../ops/admin.ts"
-import { LoggingLive, type LogSink } from "../ops/logging.ts"
+import { AccessLive, ApiKeys, SharedLimitStore, type ApiKeysShape, type KeyStoreError } from "../access/index.ts"
+import { AppConfig, type ConfigurationError } from "../config/index.ts"
+import { AdminListener, AdminLive, LoggingLive, type AdminServeError, type AdminServer, type LogSink } from "../ops/index.ts"
 import { clientAddress, normalizeAddress } from "./client-ip.ts"
 import { BASE_PATH, makeEdge, type Edge } from "./edge.ts"
 import { errorBody, Internal, renderError } from "./errors.ts"
@@ -115,51 +113,47 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
     }
   })
 
-/**
- * The edge with its own access services (key store, limits: in process, or
- * shared through Redis when REDIS_URL is set) over the given configuration, and
- * the admin listener when ADMIN_PORT is set; the programs come from the context
- * (and the market, for health and metrics, when the context has one).
- * Closing the scope stops the admin listener, stops accepting, lets requests in
- * flight finish, gives back their shared slots, then closes Redis and the key store.
- */
-export const makeApiServer = (
-  config: AppConfigShape,
-): Effect.Effect<{ server: ApiServerShape; keys: ApiKeysShape }, KeyStoreError | ServeError | AdminServeError, SwapPrograms | Scope.Scope> =>
-  Effect.gen(function* () {
-    // handlers run on the runtime captured below, so it carries the log level
-    yield* Effect.locallyScoped(FiberRef.currentMinimumLogLevel, config.logLevel)
-    const keys = yield* makeApiKeys(config.keyStore)
-    const limits = yield* makeAccessLimits(config.sharedLimits)
-    const edge = yield* makeEdge(config).pipe(
-      Effect.provideService(ApiKeys, keys),
-      Effect.provideService(RateLimits, limits.rates),
-      Effect.provideService(BadKeyLimits, limits.badKeys),
-      Effect.provideService(InFlight, limits.inFlight),
-    )
-    const api = yield* serveEdge(edge, config)
-    const market = yield* Effect.serviceOption(MarketState)
-    const admin = yield* Option.match(config.admin, {
-      onNone: () => Effect.succeed(undefined),
-      onSome: (listen) =>
-        serveAdmin(listen, { keys, limitStore: limits.store, market, marketStaleAfterMs: config.marketStaleAfterMs, checkTimeoutMs: config.keyStore.timeoutMs }),
-    })
-    const server: ApiServerShape = admin === undefined ? api : { ...api, admin }
-    const shared = Option.match(limits.store, { onNone: () => "in-process limits", onSome: (s) => `limits shared through Redis (${s.reachable() ? "reachable" : "unreachable"})` })
-    yield* Effect.logInfo(
-      `API listening on ${server.baseUrl}${config.apiDisabled ? " (switched off: API_DISABLED)" : ""}; ${keys.kind} key store; ${shared}` +
-        (admin === undefined ? "" : `; admin on ${admin.url} (/metrics, /health)`),
-    )
-    return { server, keys }
-  })
+/** The API listener alone, over the access services and the programs. */
+class ApiListener extends Context.Tag("api/ApiListener")<ApiListener, ApiServerShape>() {}
 
-/** The API server and its key store, from AppConfig; stops cleanly when released. */
-export const ApiServerLive: Layer.Layer<ApiServer | ApiKeys, KeyStoreError | ServeError | AdminServeError, AppConfig | SwapPrograms> = Layer.scopedContext(
+const ApiListenerLive = Layer.scoped(
+  ApiListener,
   Effect.gen(function* () {
     const config = yield* AppConfig
-    const { server, keys } = yield* makeApiServer(config)
+    // handlers run on the runtime captured by serveEdge, so it carries the log level
+    yield* Effect.locallyScoped(FiberRef.currentMinimumLogLevel, config.logLevel)
+    return yield* serveEdge(yield* makeEdge(config), config)
+  }),
+)
+
+/**
+ * The API server and its key store, from AppConfig: the edge with its own
+ * access services (AccessLive: the key store, and the limits in process or
+ * shared through Redis when REDIS_URL is set) and, when ADMIN_PORT is set, the
+ * admin listener (AdminLive); the programs come from the context (and the
+ * market, for health and metrics, when the context has one).
+ * Releasing it stops the admin listener (it starts after the API, so a stopping
+ * instance stops answering /health at once), stops accepting, lets requests in
+ * flight finish, gives back their shared slots, then closes Redis and the key store.
+ */
+export const ApiServerLive: Layer.Layer<ApiServer | ApiKeys, KeyStoreError | ServeError | AdminServeError, AppConfig | SwapPrograms> = Layer.effectContext(
+  Effect.gen(function* () {
+    const config = yield* AppConfig
+    const api = yield* ApiListener
+    const admin = yield* AdminListener
+    const keys = yield* ApiKeys
+    const store = yield* SharedLimitStore
+    const server: ApiServerShape = Option.match(admin, { onNone: () => api, onSome: (listener) => ({ ...api, admin: listener }) })
+    const shared = Option.match(store, { onNone: () => "in-process limits", onSome: (s) => `limits shared through Redis (${s.reachable() ? "reachable" : "unreachable"})` })
+    yield* Effect.logInfo(
+      `API listening on ${server.baseUrl}${config.apiDisabled ? " (switched off: API_DISABLED)" : ""}; ${keys.kind} key store; ${shared}` +
+        Option.match(admin, { onNone: () => "", onSome: (listener) => `; admin on ${listener.url} (/metrics, /health)` }),
+    )
     return Context.make(ApiServer, server).pipe(Context.add(ApiKeys, keys))
   }),
+).pipe(
+  Layer.provide(AdminLive.pipe(Layer.provideMerge(ApiListenerLive))),
+  Layer.provide(AccessLive),
 )
 
 export interface RunningApi extends ApiServerShape {

@@ -1,67 +1,24 @@
 // The chain's JSON-RPC endpoint as a service: one viem public client over a
 // fallback list of URLs, checked against the expected chain id at start, with
-// batched reads through Multicall3 and every failure as a tagged RpcError,
-// counted in rpc_errors_total by method and reason.
-import { Context, Data, Effect, Layer, Metric } from "effect"
+// batched reads through Multicall3 (multicall.ts) and every failure as a tagged
+// RpcError (rpc-error.ts), counted in rpc_errors_total by method and reason.
+import { Context, Effect, Layer, Metric } from "effect"
 import {
-  BaseError,
-  CallExecutionError,
-  ContractFunctionRevertedError,
-  ExecutionRevertedError,
-  HttpRequestError,
-  MethodNotFoundRpcError,
-  MethodNotSupportedRpcError,
-  RawContractError,
-  RpcRequestError,
-  TimeoutError,
   createPublicClient,
-  decodeFunctionResult,
   defineChain,
-  encodeFunctionData,
   fallback,
   hexToBigInt,
   http,
-  type Abi,
   type Address,
   type BlockOverrides,
   type Chain,
-  type ContractFunctionArgs,
-  type ContractFunctionName,
-  type ContractFunctionReturnType,
   type Hex,
   type PublicClient,
   type StateOverride,
   type Transport,
 } from "viem"
-
-export type RpcErrorReason =
-  /** no endpoint answered (connection refused, DNS, reset) */
-  | "unreachable"
-  /** an endpoint did not answer within the timeout */
-  | "timeout"
-  /** an endpoint answered with an HTTP error status */
-  | "http"
-  /** an endpoint answered with a JSON-RPC error */
-  | "rpc"
-  /** the call itself reverted */
-  | "revert"
-  /** the answer could not be decoded */
-  | "decode"
-  /** the endpoint serves another chain */
-  | "chain-mismatch"
-  /** the configuration is unusable (no URL, say) */
-  | "config"
-  /** the endpoint does not offer the method (JSON-RPC -32601 / -32004) */
-  | "unsupported"
-
-export class RpcError extends Data.TaggedError("RpcError")<{
-  readonly reason: RpcErrorReason
-  /** the JSON-RPC method (or service method) that failed */
-  readonly method: string
-  readonly message: string
-  /** with reason "revert": the revert data, when the node gave it */
-  readonly revertData?: Hex
-}> {}
+import { makeMulticall, type Read, type ReadResult, type ReadValue } from "./multicall.ts"
+import { RpcError, rpcErrors, toRpcError } from "./rpc-error.ts"
 
 export interface RpcConfig {
   /** endpoints in order of preference; later ones are used when earlier ones fail */
@@ -73,38 +30,6 @@ export interface RpcConfig {
   readonly timeoutMs?: number
   /** most calls per Multicall3 eth_call before a batch is split (default 500) */
   readonly multicallBatchSize?: number
-}
-
-/** One read for a Multicall3 batch: where, what, and how to decode the answer. */
-export interface Read<A> {
-  readonly target: Address
-  readonly callData: Hex
-  readonly decode: (data: Hex) => A
-}
-
-export type ReadResult<A> =
-  | { readonly success: true; readonly value: A }
-  | { readonly success: false; readonly returnData: Hex }
-
-type ReadValue<R> = R extends Read<infer A> ? A : never
-
-/** A typed read of a contract function, for `Rpc.multicall`. */
-export const read = <
-  const abi extends Abi,
-  functionName extends ContractFunctionName<abi>,
-  const args extends ContractFunctionArgs<abi, "pure" | "view" | "nonpayable" | "payable", functionName>,
->(params: {
-  readonly address: Address
-  readonly abi: abi
-  readonly functionName: functionName
-  readonly args: args
-}): Read<ContractFunctionReturnType<abi, "pure" | "view" | "nonpayable" | "payable", functionName, args>> => {
-  const spec = { abi: params.abi as Abi, functionName: params.functionName as string, args: params.args as readonly unknown[] }
-  return {
-    target: params.address,
-    callData: encodeFunctionData(spec),
-    decode: (data) => decodeFunctionResult({ ...spec, data }) as never,
-  }
 }
 
 export interface RpcLog {
@@ -204,91 +129,9 @@ export interface RpcService {
   ) => Effect.Effect<{ readonly [K in keyof R]: ReadResult<ReadValue<R[K]>> }, RpcError>
 }
 
-const MULTICALL3_ABI = [
-  {
-    type: "function",
-    name: "aggregate3",
-    stateMutability: "payable",
-    inputs: [
-      {
-        name: "calls",
-        type: "tuple[]",
-        components: [
-          { name: "target", type: "address" },
-          { name: "allowFailure", type: "bool" },
-          { name: "callData", type: "bytes" },
-        ],
-      },
-    ],
-    outputs: [
-      {
-        name: "returnData",
-        type: "tuple[]",
-        components: [
-          { name: "success", type: "bool" },
-          { name: "returnData", type: "bytes" },
-        ],
-      },
-    ],
-  },
-] as const
-
-const isHex = (value: unknown): value is Hex => typeof value === "string" && /^0x([0-9a-fA-F]{2})*$/.test(value)
-
-/** The revert data a node attached to an error: `data` as hex, or `data.data` (some nodes nest it). */
-const revertDataOf = (cause: BaseError): Hex | undefined => {
-  let found: Hex | undefined
-  cause.walk((e) => {
-    const data = (e as { data?: unknown }).data
-    const hex = isHex(data) ? data : isHex((data as { data?: unknown } | undefined)?.data) ? (data as { data: Hex }).data : undefined
-    if (hex !== undefined && found === undefined) found = hex
-    return false
-  })
-  return found
-}
-
-const reverted = (method: string, message: string, cause: BaseError): RpcError => {
-  const revertData = revertDataOf(cause)
-  return new RpcError({ reason: "revert", method, message, ...(revertData !== undefined ? { revertData } : {}) })
-}
-
-/** Maps any failure of a viem request to an RpcError with the reason a caller can act on. */
-export const toRpcError = (method: string) => (cause: unknown): RpcError => {
-  if (cause instanceof RpcError) return cause
-  if (!(cause instanceof BaseError)) {
-    return new RpcError({ reason: "rpc", method, message: cause instanceof Error ? cause.message : String(cause) })
-  }
-  const message = cause.shortMessage
-  const found = (type: abstract new (...args: never[]) => unknown) => cause.walk((e) => e instanceof type) !== null
-  if (found(TimeoutError)) return new RpcError({ reason: "timeout", method, message })
-  if (found(MethodNotFoundRpcError) || found(MethodNotSupportedRpcError)) return new RpcError({ reason: "unsupported", method, message })
-  if (found(ContractFunctionRevertedError) || found(RawContractError) || found(ExecutionRevertedError)) {
-    return reverted(method, message, cause)
-  }
-  if (found(HttpRequestError)) {
-    const http = cause.walk((e) => e instanceof HttpRequestError) as HttpRequestError
-    return new RpcError({ reason: http.status === undefined ? "unreachable" : "http", method, message })
-  }
-  if (cause instanceof CallExecutionError && /revert/i.test(cause.details ?? "")) return reverted(method, message, cause)
-  if (found(RpcRequestError)) return new RpcError({ reason: "rpc", method, message })
-  return new RpcError({ reason: "rpc", method, message })
-}
-
-/** Failed JSON-RPC requests (after the fallback over every URL), by method and reason. */
-export const rpcErrors = Metric.counter("rpc_errors_total", {
-  description: "JSON-RPC requests that failed after trying every endpoint, by method and reason",
-  incremental: true,
-})
-
 const attempt = <A>(method: string, f: () => Promise<A>): Effect.Effect<A, RpcError> =>
   Effect.tapError(Effect.tryPromise({ try: f, catch: toRpcError(method) }), (e) =>
     Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
-
-const chunk = <A>(items: readonly A[], size: number): A[][] => {
-  const out: A[][] = []
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
-  return out
-}
 
 /** Builds the service: the client, then one eth_chainId to check that the endpoint serves the chain. */
 export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> =>
@@ -419,41 +262,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       )
     })
 
-    const aggregate = (reads: readonly Read<unknown>[], number: bigint | undefined) =>
-      Effect.gen(function* () {
-        const data = encodeFunctionData({
-          abi: MULTICALL3_ABI,
-          functionName: "aggregate3",
-          args: [reads.map((r) => ({ target: r.target, allowFailure: true, callData: r.callData }))],
-        })
-        const returned = yield* call({ to: config.multicall3, data, ...(number !== undefined ? { blockNumber: number } : {}) })
-        const results = yield* Effect.try({
-          try: () => decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: "aggregate3", data: returned }),
-          catch: (e) => new RpcError({ reason: "decode", method: "Multicall3.aggregate3", message: String(e) }),
-        })
-        if (results.length !== reads.length) {
-          return yield* new RpcError({ reason: "decode", method: "Multicall3.aggregate3", message: `${results.length} results for ${reads.length} calls` })
-        }
-        return results.map((result, i): ReadResult<unknown> => {
-          if (!result.success) return { success: false, returnData: result.returnData }
-          try {
-            return { success: true, value: reads[i]!.decode(result.returnData) }
-          } catch {
-            // a call to an address without code "succeeds" with no data
-            return { success: false, returnData: result.returnData }
-          }
-        })
-      })
-
-    const multicall = Effect.fn("Rpc.multicall")(function* (
-      reads: readonly Read<unknown>[],
-      options?: { readonly blockNumber?: bigint; readonly batchSize?: number },
-    ) {
-      if (reads.length === 0) return []
-      const batches = chunk(reads, options?.batchSize ?? batchSize)
-      const results = yield* Effect.forEach(batches, (batch) => aggregate(batch, options?.blockNumber), { concurrency: 8 })
-      return results.flat()
-    }) as RpcService["multicall"]
+    const multicall = makeMulticall(config.multicall3, batchSize, call) as RpcService["multicall"]
 
     return {
       chainId: config.chainId,

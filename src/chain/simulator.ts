@@ -4,7 +4,8 @@
 import { Cache, Context, Duration, Effect, Layer } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
 import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
-import { Rpc, RpcError, toRpcError, type RpcService } from "./rpc.ts"
+import { RpcError, toRpcError } from "./rpc-error.ts"
+import { Rpc, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"
 
 // Arc's USDC ERC-20 keeps no balances: they are native balances, so its balance is overridden as native

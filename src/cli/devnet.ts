@@ -1,11 +1,10 @@
 // bun run devnet [--scenario FILE] [--port N] [--manifest FILE]
 // The chain alone: node, contracts, pools and balances; runs until SIGINT/SIGTERM.
 // A busy --port is an error naming it, before anything is deployed.
-import { BunRuntime } from "@effect/platform-bun"
 import { Effect, Layer } from "effect"
 import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet } from "../devnet/index.ts"
 import { parseFlags, parsePort } from "./args.ts"
-import { exitWithParent } from "./lifecycle.ts"
+import { launch, StartError } from "./lifecycle.ts"
 
 const USAGE = "usage: bun run devnet [--scenario FILE] [--port N] [--manifest FILE]"
 
@@ -27,14 +26,9 @@ const announce = Layer.effectDiscard(
   Effect.flatMap(Devnet, (devnet) => Effect.sync(() => console.log(describeDevnet(devnet, flags.manifestPath)))),
 )
 
-exitWithParent()
-BunRuntime.runMain(
-  Layer.launch(announce.pipe(Layer.provide(Devnet.layer(flags)))).pipe(
-    Effect.catchTags({
-      ScenarioError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
-      DevnetError: (e) => Effect.sync(() => { console.error(`error: ${e.message}`); process.exitCode = 1 }),
-      PortInUseError: (e) => Effect.sync(() => { console.error(`error: ${e.message} (--port to choose another)`); process.exitCode = 1 }),
-    }),
+launch(
+  announce.pipe(
+    Layer.provide(Devnet.layer(flags)),
+    Layer.mapError((e) => (e._tag === "PortInUseError" ? new StartError({ message: `${e.message} (--port to choose another)` }) : e)),
   ),
-  { disablePrettyLogger: true },
 )

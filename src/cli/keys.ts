@@ -3,10 +3,11 @@
 // bun run keys revoke ID
 // The key store at DATABASE_URL (KEY_HASH_SECRET or the secret file beside it);
 // a running server sees every change on its next request.
-import { Effect } from "effect"
-import { DEFAULT_CONCURRENCY, DEFAULT_RPM, makeApiKeys, type KeyRecord } from "../access/index.ts"
-import { loadKeyStoreConfig } from "../config.ts"
+import { Effect, Layer } from "effect"
+import { ApiKeys, DEFAULT_CONCURRENCY, DEFAULT_RPM, type KeyRecord } from "../access/index.ts"
+import { loadKeyStoreConfig } from "../config/index.ts"
 import { parseFlags, UsageError } from "./args.ts"
+import { runCommand } from "./lifecycle.ts"
 
 const USAGE = [
   "usage: bun run keys create --name NAME [--rpm N] [--concurrency N]",
@@ -61,36 +62,36 @@ const table = (records: readonly KeyRecord[]): string => {
   return [header, ...rows].map((row) => row.map((cell, i) => cell.padEnd(widths[i]!)).join("  ").trimEnd()).join("\n")
 }
 
+/** The key store DATABASE_URL and KEY_HASH_SECRET name, open while the command runs. */
+const KeyStoreLive = Layer.unwrapEffect(Effect.map(loadKeyStoreConfig(), ApiKeys.layer))
+
 const run = (command: Command) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      const config = yield* loadKeyStoreConfig()
-      const keys = yield* makeApiKeys(config)
-      switch (command.kind) {
-        case "create": {
-          const { key, record } = yield* keys.create(command)
-          console.log(`created key ${record.id} "${record.name}": ${record.rpm} requests a minute, ${record.concurrency} in flight`)
-          console.log("the key is shown once and cannot be recovered; store it now:")
-          console.log(key)
-          return
-        }
-        case "list": {
-          const records = yield* keys.list
-          if (command.json) console.log(JSON.stringify(records, null, 2))
-          else console.log(records.length === 0 ? "no keys" : table(records))
-          return
-        }
-        case "revoke": {
-          const before = (yield* keys.list).find((r) => r.id === command.id)
-          const record = yield* keys.revoke(command.id)
-          console.log(before?.revokedAt
-            ? `key ${record.id} "${record.name}" was already revoked at ${record.revokedAt?.toISOString()}`
-            : `revoked key ${record.id} "${record.name}"`)
-          return
-        }
+  Effect.gen(function* () {
+    const keys = yield* ApiKeys
+    switch (command.kind) {
+      case "create": {
+        const { key, record } = yield* keys.create(command)
+        console.log(`created key ${record.id} "${record.name}": ${record.rpm} requests a minute, ${record.concurrency} in flight`)
+        console.log("the key is shown once and cannot be recovered; store it now:")
+        console.log(key)
+        return
       }
-    }),
-  )
+      case "list": {
+        const records = yield* keys.list
+        if (command.json) console.log(JSON.stringify(records, null, 2))
+        else console.log(records.length === 0 ? "no keys" : table(records))
+        return
+      }
+      case "revoke": {
+        const before = (yield* keys.list).find((r) => r.id === command.id)
+        const record = yield* keys.revoke(command.id)
+        console.log(before?.revokedAt
+          ? `key ${record.id} "${record.name}" was already revoked at ${record.revokedAt?.toISOString()}`
+          : `revoked key ${record.id} "${record.name}"`)
+        return
+      }
+    }
+  })
 
 let command: Command
 try {
@@ -100,9 +101,4 @@ try {
   process.exit(2)
 }
 
-const exit = await Effect.runPromiseExit(run(command))
-if (exit._tag === "Failure") {
-  const failure = exit.cause._tag === "Fail" ? exit.cause.error : undefined
-  console.error(`error: ${failure instanceof Error ? failure.message : String(exit.cause)}`)
-  process.exitCode = 1
-}
+runCommand(run(command).pipe(Effect.provide(KeyStoreLive)))

@@ -5,37 +5,34 @@
 // SIGINT/SIGTERM, then stops gracefully: no new connections, requests in flight
 // finish (up to SHUTDOWN_TIMEOUT_MS), shared slots are given back, connections
 // to Redis, Postgres and the chain are closed.
-import { Either } from "effect"
+import { Effect, Layer } from "effect"
+import { ChainConfig, ServiceConfigLive, withManifest } from "../config/index.ts"
 import { readManifest, type Manifest } from "../devnet/index.ts"
-import { chainSettings } from "../swap/chain-settings.ts"
-import { liveServices } from "../swap/live.ts"
 import { parseFlags } from "./args.ts"
-import { exitWithParent } from "./lifecycle.ts"
-import { runService } from "./service.ts"
+import { launch } from "./lifecycle.ts"
+import { apiService, LiveProgramsFromConfig } from "./service.ts"
 
 const USAGE = "usage: bun run serve [--manifest FILE]"
 
-const fail = (message: string): never => {
-  console.error(`error: ${message}`)
-  process.exit(message.startsWith("usage") ? 2 : 1)
-}
-
-let manifest: Manifest | undefined
-try {
-  const { values } = parseFlags(process.argv.slice(2), { manifest: { type: "string" } })
-  if (values.manifest !== undefined) {
-    try {
-      manifest = readManifest(values.manifest)
-    } catch (e) {
-      fail(`cannot read the manifest ${values.manifest}: ${(e as Error).message}`)
-    }
+const manifest = ((): Manifest | undefined => {
+  let path: string | undefined
+  try {
+    path = parseFlags(process.argv.slice(2), { manifest: { type: "string" } }).values.manifest
+  } catch (e) {
+    console.error(`error: ${(e as Error).message}\n${USAGE}`)
+    process.exit(2)
   }
-} catch (e) {
-  console.error(`error: ${(e as Error).message}\n${USAGE}`)
-  process.exit(2)
-}
+  if (path === undefined) return undefined
+  try {
+    return readManifest(path)
+  } catch (e) {
+    console.error(`error: cannot read the manifest ${path}: ${(e as Error).message}`)
+    process.exit(1)
+  }
+})()
 
-const settings = Either.getOrElse(chainSettings(process.env, manifest), (message) => fail(message))
+const announce = apiService(LiveProgramsFromConfig, (api) =>
+  Effect.flatMap(ChainConfig, (chain) => Effect.sync(() => console.log(`API ready at ${api.baseUrl} (executor ${chain.executor})`))))
 
-exitWithParent()
-runService(liveServices(settings), (api) => console.log(`API ready at ${api.baseUrl} (executor ${settings.executor})`))
+// every setting, the API's and the chain's, read and checked together: the environment first, then the manifest
+launch(announce.pipe(Layer.provide(ServiceConfigLive(withManifest(process.env, manifest)))))

@@ -3,7 +3,7 @@
 // quote and a swap see the fee, the pause and the prices of the block their
 // pools come from.
 import { parseAbi, type Address } from "viem"
-import { read, type Read, type ReadResult } from "../chain/rpc.ts"
+import { read, type Read, type ReadResult } from "../chain/index.ts"
 import type { PriceFeedConfig, UsdPrice } from "../pricing/index.ts"
 import type { ExecutorSettings } from "./types.ts"
 

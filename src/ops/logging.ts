@@ -3,7 +3,7 @@
 // own field — `requestId` on every line written while a request runs — and
 // `cause` when there is one. LOG_FORMAT=text: logfmt (key=value) lines.
 import { Cause, Effect, FiberId, HashMap, Layer, Logger, type LogLevel } from "effect"
-import { AppConfig, type LogFormat } from "../config.ts"
+import { AppConfig, type LogFormat } from "../config/index.ts"
 
 export type LogSink = (line: string) => void
 

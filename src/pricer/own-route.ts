@@ -2,7 +2,7 @@
 // search over the World's pools, in the executor's route format and the spec's
 // route shape.
 import { checksum } from "../addresses/index.ts"
-import type { RouteHop as ExecutorHop } from "../chain/route-encoding.ts"
+import type { RouteHop as ExecutorHop } from "../chain/index.ts"
 import { findBestRoute, type RouteHop } from "../routing/index.ts"
 import type { SourceRequest, SourceRoute } from "./route.ts"
 

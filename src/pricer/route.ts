@@ -2,7 +2,7 @@
 // external aggregator answer the same question the same way, so the pricer can
 // take the best after gas.
 import type { Address } from "viem"
-import type { Route as ExecutorRoute } from "../chain/route-encoding.ts"
+import type { Route as ExecutorRoute } from "../chain/index.ts"
 import type { World } from "../market/index.ts"
 
 export interface SourceRequest {

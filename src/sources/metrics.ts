@@ -16,9 +16,20 @@ export const SourceMetrics = {
 
 export type SourceMetricName = keyof typeof SourceMetrics
 
+// a counter tagged with a source, built once per (counter, source): tagging builds a new metric key
+const tagged = new Map<string, Metric.Metric.Counter<number>>()
+const taggedCounter = (metric: SourceMetricName, source: string): Metric.Metric.Counter<number> => {
+  const key = `${metric}\u0000${source}`
+  let counter = tagged.get(key)
+  if (counter === undefined) {
+    counter = Metric.tagged(SourceMetrics[metric], "source", source)
+    tagged.set(key, counter)
+  }
+  return counter
+}
+
 /** Adds one to a counter for a source. */
-export const countSource = (metric: SourceMetricName, source: string): Effect.Effect<void> =>
-  Metric.increment(Metric.tagged(SourceMetrics[metric], "source", source))
+export const countSource = (metric: SourceMetricName, source: string): Effect.Effect<void> => Metric.increment(taggedCounter(metric, source))
 
 export type SourceCounts = { readonly [K in SourceMetricName]: number }
 

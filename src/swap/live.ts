@@ -4,13 +4,13 @@
 // every request.
 import { Effect, Layer } from "effect"
 import { SwapPrograms, type QuoteRequest } from "../api/programs.ts"
-import { Rpc } from "../chain/rpc.ts"
-import { Simulator } from "../chain/simulator.ts"
+import { Rpc } from "../chain/index.ts"
+import { Simulator } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import { externalSources, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import type { ChainSettings } from "./chain-settings.ts"
-import { quoteProgram } from "./quote.ts"
+import type { ChainSettings } from "../config/index.ts"
+import { quoteProgram, quoteServices } from "./quote.ts"
 import { makeQuoteCache } from "./quote-cache.ts"
 import { swapProgram } from "./swap.ts"
 
@@ -42,18 +42,18 @@ const programsLayer = (settings: ChainSettings) =>
     SwapPrograms,
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
-      const market = yield* MarketState
+      const services = yield* quoteServices
       // the own router's answer is a function of the World; an aggregator's may change within a block
-      const cacheable = (yield* Sources).length === 0
+      const cacheable = services.sources.length === 0
       const cache = makeQuoteCache()
       const priced = (request: QuoteRequest) =>
-        Effect.provide(quoteProgram(request), context).pipe(Effect.tap((response) => cache.set(response.blockNumber, request, response)))
+        Effect.tap(quoteProgram(services, request), (response) => cache.set(response.blockNumber, request, response))
       return {
         executor: settings.executor,
         quote: (request) =>
           !cacheable
-            ? Effect.provide(quoteProgram(request), context)
-            : Effect.flatMap(market.snapshot, (world) => {
+            ? quoteProgram(services, request)
+            : Effect.flatMap(services.market.snapshot, (world) => {
                 const hit = cache.get(world.blockNumber, request)
                 return hit !== undefined ? Effect.succeed(hit) : priced(request)
               }),

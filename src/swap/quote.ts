@@ -32,16 +32,23 @@ const refused = (r: Refusal): QuoteError => {
   }
 }
 
+/** The services a quote reads, resolved once (not looked up in the context on every request). */
+export interface QuoteServices {
+  readonly market: MarketState["Type"]
+  readonly tokens: Tokens["Type"]
+  readonly sources: Sources["Type"]
+}
+
+export const quoteServices: Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> = Effect.all({ market: MarketState, tokens: Tokens, sources: Sources })
+
 /** The latest World, unless the market has failed to refresh it for too long. */
-const latestWorld = Effect.flatMap(MarketState, (market) =>
+const latestWorld = (market: MarketState["Type"]) =>
   Effect.flatMap(market.staleness, (health) =>
     health.failing && health.sinceSuccessMs > MAX_STALENESS_MS ? Effect.fail(unavailable(`market state is ${health.sinceSuccessMs} ms stale`)) : market.snapshot,
-  ),
-)
+  )
 
 /** The request's tokens: normalized, and checked for routability against the pools that hold them. */
-const tokensOf = (world: World, request: QuoteRequest): Effect.Effect<PricingTokens, QuoteError, Tokens> =>
-  Effect.flatMap(Tokens, (tokens) => {
+const tokensOf = (tokens: Tokens["Type"], world: World, request: QuoteRequest): Effect.Effect<PricingTokens, QuoteError> => {
     const normalize = (field: "tokenIn" | "tokenOut", address: Address) =>
       tokens.normalize(address).pipe(
         Effect.catchTags({
@@ -62,41 +69,46 @@ const tokensOf = (world: World, request: QuoteRequest): Effect.Effect<PricingTok
             ([routableIn, routableOut]): PricingTokens => ({ tokenIn, tokenOut, routableIn, routableOut }),
           ),
     )
-  })
+}
 
 /**
  * Every external aggregator's answer for the request on `world` (each under its own time budget;
  * a source that fails, times out or is skipped by its circuit breaker answers nothing). `sender`
  * is passed on /swap.
  */
-const externalAnswers = (world: World, tokens: PricingTokens, request: QuoteRequest, sender: Address | undefined) =>
-  Effect.flatMap(Sources, (sources): Effect.Effect<ReadonlyArray<SourceRoute | undefined>> => {
-    if (sources.length === 0) return Effect.succeed([])
-    const asked = sourceRequest(world, tokens, request, sender)
-    // the pricer refuses such a request itself
-    if ("kind" in asked) return Effect.succeed([])
-    return Effect.all(
-      sources.map((source) =>
-        source.quote(asked).pipe(
-          Effect.catchAll((e) =>
-            Effect.as(
-              e.reason === "circuit-open"
-                ? Effect.logDebug(`source ${e.source} skipped: ${e.message}`)
-                : Effect.logWarning(`source ${e.source} left out (${e.reason}): ${e.message}`),
-              undefined,
-            ),
+const externalAnswers = (
+  sources: Sources["Type"],
+  world: World,
+  tokens: PricingTokens,
+  request: QuoteRequest,
+  sender: Address | undefined,
+): Effect.Effect<ReadonlyArray<SourceRoute | undefined>> => {
+  if (sources.length === 0) return Effect.succeed([])
+  const asked = sourceRequest(world, tokens, request, sender)
+  // the pricer refuses such a request itself
+  if ("kind" in asked) return Effect.succeed([])
+  return Effect.all(
+    sources.map((source) =>
+      source.quote(asked).pipe(
+        Effect.catchAll((e) =>
+          Effect.as(
+            e.reason === "circuit-open"
+              ? Effect.logDebug(`source ${e.source} skipped: ${e.message}`)
+              : Effect.logWarning(`source ${e.source} left out (${e.reason}): ${e.message}`),
+            undefined,
           ),
         ),
       ),
-      { concurrency: "unbounded" },
-    )
-  })
+    ),
+    { concurrency: "unbounded" },
+  )
+}
 
 /** The request priced on the latest World: every source's route best first, or a QuoteError. */
-export const priceRequest = (request: QuoteRequest, options: { readonly sender?: Address } = {}): Effect.Effect<Priced, QuoteError, Tokens | MarketState | Sources> =>
-  Effect.flatMap(latestWorld, (world) =>
-    Effect.flatMap(tokensOf(world, request), (tokens) =>
-      Effect.flatMap(externalAnswers(world, tokens, request, options.sender), (external) => {
+export const priceRequest = (services: QuoteServices, request: QuoteRequest, options: { readonly sender?: Address } = {}): Effect.Effect<Priced, QuoteError> =>
+  Effect.flatMap(latestWorld(services.market), (world) =>
+    Effect.flatMap(tokensOf(services.tokens, world, request), (tokens) =>
+      Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
         const priced = price(world, tokens, request, external)
         return "kind" in priced ? Effect.fail(refused(priced)) : Effect.succeed(priced)
       }),
@@ -104,8 +116,8 @@ export const priceRequest = (request: QuoteRequest, options: { readonly sender?:
   )
 
 /** The best route's quote; its source's win counted. */
-export const quoteProgram = (request: QuoteRequest) =>
-  Effect.flatMap(priceRequest(request), (priced) => {
+export const quoteProgram = (services: QuoteServices, request: QuoteRequest) =>
+  Effect.flatMap(priceRequest(services, request), (priced) => {
     const best = priced.candidates[0]!
     return Effect.as(countSource("wins", best.source), priced.respond(best))
   })

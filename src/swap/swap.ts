@@ -5,14 +5,14 @@ import { Effect, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
 import { Internal, SimulationFailed, Unavailable, type SwapError } from "../api/errors.ts"
 import type { SwapRequest, SwapResponse } from "../api/programs.ts"
-import { decodeExecutorError, encodeExecute, executeValue } from "../chain/execute-call.ts"
-import { Rpc, type RpcError } from "../chain/rpc.ts"
-import { Simulator, type SimulationOutcome } from "../chain/simulator.ts"
+import { decodeExecutorError, encodeExecute, executeValue } from "../chain/index.ts"
+import { Rpc, type RpcError } from "../chain/index.ts"
+import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
 import type { Tokens } from "../tokens/index.ts"
-import { priceRequest } from "./quote.ts"
+import { priceRequest, quoteServices } from "./quote.ts"
 
 /**
  * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
@@ -89,7 +89,7 @@ export const swapProgram = (
 ): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
     yield* catchUpWithHead
-    const priced = yield* priceRequest(request, { sender: request.sender })
+    const priced = yield* priceRequest(yield* quoteServices, request, { sender: request.sender })
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address

@@ -5,7 +5,7 @@
 // later. Tokens that tax, rebase or restrict transfers are never routed.
 import { Effect, Option } from "effect"
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
-import { read, type Read, type RpcError, type RpcService } from "../chain/rpc.ts"
+import { read, type Read, type RpcError, type RpcService } from "../chain/index.ts"
 import { ownArtifact } from "../contracts/artifacts.ts"
 
 export type UnroutableReason =

@@ -11,7 +11,7 @@ import {
   type Address,
   type Hex,
 } from "viem"
-import { read, Rpc, type RpcError, type Read } from "../chain/rpc.ts"
+import { read, Rpc, type RpcError, type Read } from "../chain/index.ts"
 import { makeRoutabilityCheck, type Routability } from "./routability.ts"
 import {
   isNativePlaceholder,

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { makeApiKeys, secretFileFor, type ApiKeysShape } from "../../src/access/index.ts"
-import type { KeyStoreConfig } from "../../src/config.ts"
+import type { KeyStoreConfig } from "../../src/config/index.ts"
 
 const dirs: string[] = []
 afterEach(() => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either, Option, Redacted, type Scope } from "effect"
 import { createHmac } from "node:crypto"
 import { makeApiKeys, MIGRATIONS_TABLE, type ApiKeysShape } from "../../src/access/index.ts"
-import type { KeyStoreConfig } from "../../src/config.ts"
+import type { KeyStoreConfig } from "../../src/config/index.ts"
 import { expectError, post, quoteBody, startTestApi } from "../api/support.ts"
 import { closedPort, freshSchema, TEST_KEY_HASH_SECRET } from "../support/services.ts"
 

@@ -14,7 +14,7 @@ import {
   type RedisInFlightShape,
 } from "../../src/access/index.ts"
 import type { TokenBucketsShape } from "../../src/access/index.ts"
-import type { SharedLimitsConfig } from "../../src/config.ts"
+import type { SharedLimitsConfig } from "../../src/config/index.ts"
 import { expectError, post, quoteBody, startTestApi } from "../api/support.ts"
 import { blackHole, closedPort, freshPrefix, REDIS_URL } from "../support/services.ts"
 

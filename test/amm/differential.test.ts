@@ -19,7 +19,7 @@ import {
   swapExactInput as swapV3,
   swapExactInputV4 as swapV4,
 } from "../../src/amm/index.ts"
-import { read, Rpc, type Read } from "../../src/chain/rpc.ts"
+import { read, Rpc, type Read } from "../../src/chain/index.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"

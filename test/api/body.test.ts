@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either } from "effect"
 import { BODY_LIMIT_BYTES } from "../../src/api/index.ts"
-import { loadAppConfig } from "../../src/config.ts"
+import { loadAppConfig } from "../../src/config/index.ts"
 import { answer, expectError, expectRequestId, parseRaw, post, quoteBody, rawExchange, startTestApi, type TestApi } from "./support.ts"
 
 let api: TestApi

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiServer, ApiServerLive, startApiServer, syntheticPrograms, syntheticQuote } from "../../src/api/index.ts"
 import { ApiKeys } from "../../src/access/index.ts"
-import { AppConfig } from "../../src/config.ts"
+import { AppConfig } from "../../src/config/index.ts"
 import { makeGate, post, quoteBody, startTestApi, until } from "./support.ts"
 
 const refused = (url: string) => fetch(url, { method: "POST" }).then(() => false, () => true)

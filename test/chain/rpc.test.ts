@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either } from "effect"
 import { encodeFunctionData, parseAbi, type Address } from "viem"
-import { makeRpc, read, type RpcConfig } from "../../src/chain/rpc.ts"
+import { makeRpc, read, type RpcConfig } from "../../src/chain/index.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either, Layer, ManagedRuntime, Option } from "effect"
 import type { Abi } from "viem"
-import { makeRpc, Rpc } from "../../src/chain/rpc.ts"
+import { makeRpc, Rpc } from "../../src/chain/index.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { MarketState, type World } from "../../src/market/index.ts"

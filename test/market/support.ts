@@ -2,7 +2,7 @@
 // MarketState built from the manifest, and an Rpc that records every batched read.
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Address } from "viem"
-import { makeRpc, Rpc, type RpcConfig, type RpcError } from "../../src/chain/rpc.ts"
+import { makeRpc, Rpc, type RpcConfig, type RpcError } from "../../src/chain/index.ts"
 import type { Manifest } from "../../src/devnet/index.ts"
 import { MarketState, type MarketConfig } from "../../src/market/index.ts"
 import { Tokens } from "../../src/tokens/index.ts"

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { erc20Abi, type Address, type Hex, type TransactionReceipt } from "viem"
 import { startApiServer, type RunningApi } from "../../src/api/index.ts"
 import type { Manifest } from "../../src/devnet/index.ts"
-import { chainSettings } from "../../src/swap/chain-settings.ts"
+import { chainSettings } from "../../src/config/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
 import { startTestDevnet, type TestDevnet } from "./devnet.ts"
 

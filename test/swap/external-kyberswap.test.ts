@@ -12,7 +12,7 @@ import { erc20Abi, getAddress, type Address, type Hex } from "viem"
 import { startApiServer, type RunningApi } from "../../src/api/index.ts"
 import { makeAggregatorLiquidity, testAccounts, type Manifest } from "../../src/devnet/index.ts"
 import { externalRouteGas, sourceCounts } from "../../src/sources/index.ts"
-import { chainSettings } from "../../src/swap/chain-settings.ts"
+import { chainSettings } from "../../src/config/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 

@@ -14,7 +14,7 @@ import { startApiServer, type RunningApi } from "../../src/api/index.ts"
 import { decodeExecute } from "../../src/chain/execute-call.ts"
 import { DEVNET_AGGREGATOR_API_KEY, testAccounts, type Manifest } from "../../src/devnet/index.ts"
 import { sourceCounts, type SourceCounts } from "../../src/sources/index.ts"
-import { chainSettings } from "../../src/swap/chain-settings.ts"
+import { chainSettings } from "../../src/config/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 

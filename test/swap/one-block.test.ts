@@ -93,7 +93,7 @@ test("every /quote and /swap of a busy run is priced on one block: its number, f
           expect(sent.status).toBe("success")
         }
       }
-      const head = await s.devnet.client.getBlockNumber()
+      const head = await s.devnet.client.getBlockNumber({ cacheTime: 0 })
 
       const swap = await s.post("swap", { tokenIn: s.token(tokenIn), tokenOut: s.token(tokenOut), amountIn: amountIn.toString(), sender: testAccounts[0]!.address })
       const quote = await s.post("quote", { tokenIn: s.token(tokenIn), tokenOut: s.token(tokenOut), amountIn: amountIn.toString() })

@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { startApiServer, type RunningApi } from "../../src/api/index.ts"
 import { decodeExecute } from "../../src/chain/execute-call.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
-import { chainSettings } from "../../src/swap/chain-settings.ts"
+import { chainSettings } from "../../src/config/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { getAddress, parseAbi, type Address } from "viem"
-import { Rpc } from "../../src/chain/rpc.ts"
+import { Rpc } from "../../src/chain/index.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { USDC_ERC20_ADDRESS } from "../../src/addresses/index.ts"
 import { Tokens, type NormalizedToken } from "../../src/tokens/index.ts"

@@ -1,0 +1,141 @@
+// What lets a request in, in order: route (404 NOT_FOUND) → switch (404
+// API_DISABLED) → method (405) → server in-flight cap (503 OVERLOADED) →
+// declared body length (413) → API key (401, or 429 RATE_LIMITED past the
+// per-IP bad-key limit) → key's rate (429 RATE_LIMITED) → key's in-flight slots
+// (429 CONCURRENCY_LIMITED). The limits may be shared (Redis): when their store
+// cannot be reached and the service is set to refuse, the answer is 503 UNAVAILABLE.
+import { Effect } from "effect"
+import {
+  ApiKeys,
+  BadKeyLimits,
+  InFlight,
+  makeInFlight,
+  RateLimits,
+  type KeyRecord,
+  type LimitStoreUnavailable,
+} from "../access/index.ts"
+import type { AppConfigShape } from "../config/index.ts"
+import { checkDeclaredLength } from "./body.ts"
+import {
+  ApiDisabled,
+  ConcurrencyLimited,
+  MethodNotAllowed,
+  NotFound,
+  Overloaded,
+  RateLimited,
+  Unauthorized,
+  Unavailable,
+  type ApiError,
+} from "./errors.ts"
+import type { EndpointLabel } from "./metrics.ts"
+import type { Exchange } from "./respond.ts"
+
+export const BASE_PATH = "/api/v1"
+const QUOTE_PATH = `${BASE_PATH}/quote`
+const SWAP_PATH = `${BASE_PATH}/swap`
+
+export const pathOf = (url: string): string => {
+  // absolute URL from the server: scheme://host[:port]/path?query
+  const start = url.indexOf("/", url.indexOf("//") + 2)
+  if (start === -1) return "/"
+  const query = url.indexOf("?", start)
+  const hash = url.indexOf("#", start)
+  const end = query === -1 ? (hash === -1 ? url.length : hash) : query
+  return url.slice(start, end)
+}
+
+/** The endpoint a path names ("other" for every unknown path). */
+export const endpointOf = (path: string): EndpointLabel => (path === QUOTE_PATH ? "quote" : path === SWAP_PATH ? "swap" : "other")
+
+/** The key a request presents: x-api-key, else Authorization: Bearer. Nothing is trimmed. */
+export const presentedKey = (headers: Headers): { readonly key: string } | { readonly problem: string } => {
+  const header = headers.get("x-api-key")
+  if (header !== null) return { key: header }
+  const authorization = headers.get("authorization")
+  if (authorization === null) return { problem: "missing API key: send it as x-api-key: <API_KEY> or Authorization: Bearer <API_KEY>" }
+  // one space after the scheme; anything else around the key makes it a wrong key
+  if (authorization.length > 7 && authorization.slice(0, 7).toLowerCase() === "bearer ") return { key: authorization.slice(7) }
+  return { problem: "Authorization: must be Bearer <API_KEY>" }
+}
+
+/** The settings admission reads (a subset of AppConfig). */
+export type AdmissionSettings = Pick<AppConfigShape, "apiDisabled" | "maxInFlight" | "badKeyLimitPerMinute">
+
+/** Builds admission over the access services; the switch starts at `settings.apiDisabled`. */
+export const makeAdmission = (settings: AdmissionSettings) =>
+  Effect.gen(function* () {
+    const keys = yield* ApiKeys
+    const rates = yield* RateLimits
+    const badKeys = yield* BadKeyLimits
+    const inFlight = yield* InFlight
+    const serverSlots = makeInFlight()
+    let disabled = settings.apiDisabled
+
+    // The steps below are written as plain flatMap chains rather than Effect.gen:
+    // this is the per-request hot path, and each generator costs a few µs here.
+
+    // the shared limit store is unreachable and set to refuse
+    const limitsDown = (e: LimitStoreUnavailable) => new Unavailable({ detail: e.message, retryAfterSeconds: 1 })
+
+    // a request without a valid key: 401, or 429 once this IP has sent too many
+    const refuse = (ip: string, message: string) =>
+      Effect.flatMap(Effect.mapError(badKeys.take(ip, settings.badKeyLimitPerMinute), limitsDown), (d) =>
+        Effect.fail(
+          d.allowed
+            ? new Unauthorized({ message })
+            : new RateLimited({ message: "too many requests with a missing or bad API key from this address", retryAfterSeconds: d.retryAfterSeconds }),
+        ))
+
+    const authenticate = (request: Request, ip: string): Effect.Effect<KeyRecord, Unauthorized | RateLimited | Unavailable> => {
+      const presented = presentedKey(request.headers)
+      if ("problem" in presented) return refuse(ip, presented.problem)
+      return Effect.catchAll(keys.verify(presented.key), (e): Effect.Effect<never, Unauthorized | RateLimited | Unavailable> =>
+        e._tag === "KeyRejected"
+          ? refuse(ip, e.reason === "revoked" ? "API key revoked" : "invalid API key")
+          : Effect.fail(new Unavailable({ detail: e.message })))
+    }
+
+    // per-key requests a minute; the limit headers go on this and every later response
+    const admitRate = (key: KeyRecord, x: Exchange): Effect.Effect<void, RateLimited | Unavailable> =>
+      Effect.flatMap(Effect.mapError(rates.take(key.id, key.rpm), limitsDown), (rate) => {
+        x.rate = { limit: rate.limit, remaining: rate.remaining }
+        return rate.allowed
+          ? Effect.void
+          : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
+      })
+
+    /**
+     * Runs `exchange` once the request is let in, holding a server slot and one of its key's
+     * slots while it runs; `exchange` is built only then.
+     */
+    const admit = (
+      request: Request,
+      ip: string,
+      path: string,
+      endpoint: EndpointLabel,
+      x: Exchange,
+      exchange: (endpoint: "quote" | "swap", request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
+    ): Effect.Effect<Response, ApiError> => {
+      if (endpoint === "other") return Effect.fail(new NotFound({ path: path.length > 200 ? `${path.slice(0, 200)}…` : path }))
+      if (disabled) return Effect.fail(new ApiDisabled())
+      if (request.method !== "POST") return Effect.fail(new MethodNotAllowed({ method: request.method }))
+      const admitted = checkDeclaredLength(request.headers).pipe(
+        Effect.zipRight(authenticate(request, ip)),
+        Effect.tap((key) => admitRate(key, x)),
+        Effect.flatMap((key) =>
+          Effect.mapError(inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x)), (e) =>
+            e._tag === "InFlightFull" ? new ConcurrencyLimited({ max: e.max }) : e._tag === "LimitStoreUnavailable" ? limitsDown(e) : e)),
+      )
+      return Effect.mapError(serverSlots.withSlot("server", settings.maxInFlight, admitted), (e) =>
+        e._tag === "InFlightFull" ? new Overloaded({ retryAfterSeconds: 1 }) : e)
+    }
+
+    return {
+      admit,
+      /** Switches every endpoint to 404 API_DISABLED (true) or back (false). */
+      setDisabled: (value: boolean) => {
+        disabled = value
+      },
+      isDisabled: () => disabled,
+    }
+  })

@@ -1,0 +1,46 @@
+// The chain room's door: the JSON-RPC service and its errors, batched reads,
+// the route executor's calldata and errors, and the simulation of a /swap
+// transaction with the gas limit it needs.
+export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
+export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
+export { read, type Read, type ReadResult } from "./multicall.ts"
+export { Simulator, makeSimulator, type SimulateExecute, type SimulationOutcome, type SimulatorShape } from "./simulator.ts"
+export {
+  CONFIG_FAULTS,
+  decodeExecute,
+  decodeExecutorError,
+  encodeExecute,
+  executeValue,
+  isNativeToken,
+  NATIVE_PLACEHOLDER,
+  NATIVE_SCALE,
+  poolToken,
+  ROUTE_FAULTS,
+  routeExecutorAbi,
+  SIMULATION_FAILED_REASONS,
+  USDC_ERC20,
+  type ConfigFault,
+  type DecodedExecute,
+  type ExecuteParams,
+  type ExecutorError,
+  type RouteFault,
+  type SimulationFailedReason,
+} from "./execute-call.ts"
+export {
+  decodeRoute,
+  encodeRoute,
+  HOP_KIND,
+  RouteEncodingError,
+  routeTokenIn,
+  routeTokenOut,
+  validateRoute,
+  type ExternalHop,
+  type HopKind,
+  type Route,
+  type RouteHop,
+  type RouteSplit,
+  type V2Hop,
+  type V3Hop,
+  type V4Hop,
+} from "./route-encoding.ts"
+export { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingLayout, type MappingSlot } from "./storage-slots.ts"

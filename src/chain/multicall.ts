@@ -1,0 +1,123 @@
+// Many contract reads in Multicall3 aggregate3 eth_calls: typed reads, batches
+// of a bounded size sent together, each read allowed to fail on its own.
+import { Effect } from "effect"
+import {
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Abi,
+  type Address,
+  type ContractFunctionArgs,
+  type ContractFunctionName,
+  type ContractFunctionReturnType,
+  type Hex,
+} from "viem"
+import { RpcError } from "./rpc-error.ts"
+
+/** One read for a Multicall3 batch: where, what, and how to decode the answer. */
+export interface Read<A> {
+  readonly target: Address
+  readonly callData: Hex
+  readonly decode: (data: Hex) => A
+}
+
+export type ReadResult<A> =
+  | { readonly success: true; readonly value: A }
+  | { readonly success: false; readonly returnData: Hex }
+
+export type ReadValue<R> = R extends Read<infer A> ? A : never
+
+/** A typed read of a contract function, for `Rpc.multicall`. */
+export const read = <
+  const abi extends Abi,
+  functionName extends ContractFunctionName<abi>,
+  const args extends ContractFunctionArgs<abi, "pure" | "view" | "nonpayable" | "payable", functionName>,
+>(params: {
+  readonly address: Address
+  readonly abi: abi
+  readonly functionName: functionName
+  readonly args: args
+}): Read<ContractFunctionReturnType<abi, "pure" | "view" | "nonpayable" | "payable", functionName, args>> => {
+  const spec = { abi: params.abi as Abi, functionName: params.functionName as string, args: params.args as readonly unknown[] }
+  return {
+    target: params.address,
+    callData: encodeFunctionData(spec),
+    decode: (data) => decodeFunctionResult({ ...spec, data }) as never,
+  }
+}
+
+const MULTICALL3_ABI = [
+  {
+    type: "function",
+    name: "aggregate3",
+    stateMutability: "payable",
+    inputs: [
+      {
+        name: "calls",
+        type: "tuple[]",
+        components: [
+          { name: "target", type: "address" },
+          { name: "allowFailure", type: "bool" },
+          { name: "callData", type: "bytes" },
+        ],
+      },
+    ],
+    outputs: [
+      {
+        name: "returnData",
+        type: "tuple[]",
+        components: [
+          { name: "success", type: "bool" },
+          { name: "returnData", type: "bytes" },
+        ],
+      },
+    ],
+  },
+] as const
+
+const chunk = <A>(items: readonly A[], size: number): A[][] => {
+  const out: A[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/** The batched read over an eth_call at an optional block. */
+export const makeMulticall = (
+  multicall3: Address,
+  batchSize: number,
+  call: (params: { readonly to: Address; readonly data: Hex; readonly blockNumber?: bigint }) => Effect.Effect<Hex, RpcError>,
+) => {
+  const aggregate = (reads: readonly Read<unknown>[], number: bigint | undefined) =>
+    Effect.gen(function* () {
+      const data = encodeFunctionData({
+        abi: MULTICALL3_ABI,
+        functionName: "aggregate3",
+        args: [reads.map((r) => ({ target: r.target, allowFailure: true, callData: r.callData }))],
+      })
+      const returned = yield* call({ to: multicall3, data, ...(number !== undefined ? { blockNumber: number } : {}) })
+      const results = yield* Effect.try({
+        try: () => decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: "aggregate3", data: returned }),
+        catch: (e) => new RpcError({ reason: "decode", method: "Multicall3.aggregate3", message: String(e) }),
+      })
+      if (results.length !== reads.length) {
+        return yield* new RpcError({ reason: "decode", method: "Multicall3.aggregate3", message: `${results.length} results for ${reads.length} calls` })
+      }
+      return results.map((result, i): ReadResult<unknown> => {
+        if (!result.success) return { success: false, returnData: result.returnData }
+        try {
+          return { success: true, value: reads[i]!.decode(result.returnData) }
+        } catch {
+          // a call to an address without code "succeeds" with no data
+          return { success: false, returnData: result.returnData }
+        }
+      })
+    })
+
+
+  return (reads: readonly Read<unknown>[], options?: { readonly blockNumber?: bigint; readonly batchSize?: number }) =>
+    Effect.gen(function* () {
+      if (reads.length === 0) return []
+      const batches = chunk(reads, options?.batchSize ?? batchSize)
+      const results = yield* Effect.forEach(batches, (batch) => aggregate(batch, options?.blockNumber), { concurrency: 8 })
+      return results.flat()
+    }).pipe(Effect.withSpan("Rpc.multicall"))
+}

@@ -1,0 +1,137 @@
+// Where the chain side of the service lives: RPC endpoints, the chain id, the
+// executor, Multicall3, the venues whose pools the own router reads, the
+// reference price feeds, the external sources, the block discovery starts from.
+// Read through Effect Config: from the environment, and from a devnet manifest
+// (manifest-source.ts) for what the environment does not set.
+import { Config, ConfigError, Context, Effect, Either, Layer, Option, type ConfigProvider } from "effect"
+import { parseAddress, type Address } from "./address.ts"
+import { AGGREGATORS, aggregatorProblems, type AggregatorSettings } from "./aggregators.ts"
+import { DEXES, servedVenues, type ServedVenues } from "./dexes.ts"
+import { configProblems, jsonVariable } from "./json-variable.ts"
+import { withManifest, type ManifestSource } from "./manifest-source.ts"
+import { PRICE_FEEDS, type PriceFeedSettings } from "./price-feeds.ts"
+import { quoteTimeoutConfig, SERVER_DEFAULTS } from "./server.ts"
+import { formatConfigError, loadConfig, type ConfigurationError } from "./values.ts"
+
+export interface ChainSettings {
+  /** in order of preference: later ones are used when earlier ones fail */
+  readonly rpcUrls: readonly string[]
+  readonly chainId: number
+  readonly executor: Address
+  readonly multicall3: Address
+  /** the uniswap-v2 venue's factory (V2_FACTORY, or the venue in DEXES) */
+  readonly v2Factory?: Address
+  /** the uniswap-v3 venue's factory (V3_FACTORY, or the venue in DEXES) */
+  readonly v3Factory?: Address
+  /** the uniswap-v4 venue's PoolManager and StateView, both or neither (V4_POOL_MANAGER, V4_STATE_VIEW, or the venue in DEXES) */
+  readonly poolManager?: Address
+  readonly stateView?: Address
+  readonly priceFeeds: readonly PriceFeedSettings[]
+  readonly aggregators: readonly AggregatorSettings[]
+  /** the block pool discovery starts from */
+  readonly fromBlock: bigint
+}
+
+export const ARC_CHAIN_ID = 5042
+
+/** A variable read by `parse`; unset or blank: none. */
+const variable = <A>(name: string, parse: (text: string) => Either.Either<A, string>): Config.Config<Option.Option<A>> =>
+  Config.option(
+    Config.string(name).pipe(
+      Config.mapOrFail((text) =>
+        text.trim() === ""
+          ? Either.right(Option.none<A>())
+          : Either.map(Either.mapLeft(parse(text.trim()), (message) => ConfigError.InvalidData([], message)), Option.some)),
+    ),
+  ).pipe(Config.map(Option.flatten))
+
+/** A variable that must be set, by the environment or the manifest. */
+const required = <A>(name: string, parse: (text: string) => Either.Either<A, string>): Config.Config<A> =>
+  variable(name, parse).pipe(
+    Config.mapOrFail(Option.match({
+      onNone: () => Either.left(ConfigError.MissingData([name], "is not set (and no manifest gives it)")),
+      onSome: (value) => Either.right(value),
+    })),
+  )
+
+const rpcUrls = (text: string): Either.Either<string[], string> => {
+  const urls = text.split(",").map((u) => u.trim()).filter(Boolean)
+  const bad = urls.find((url) => !/^https?:\/\//.test(url))
+  if (bad !== undefined) return Either.left(`not an http(s) URL: ${bad}`)
+  return urls.length === 0 ? Either.left("names no endpoint") : Either.right(urls)
+}
+
+const chainId = (text: string): Either.Either<number, string> =>
+  /^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`is not a chain id: ${text}`)
+
+const blockNumber = (text: string): Either.Either<bigint, string> => (/^\d+$/.test(text) ? Either.right(BigInt(text)) : Either.left(`is not a block number: ${text}`))
+
+export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
+  rpcUrls: required("RPC_URL", rpcUrls),
+  chainId: variable("CHAIN_ID", chainId),
+  executor: required("EXECUTOR_ADDRESS", parseAddress),
+  multicall3: required("MULTICALL3_ADDRESS", parseAddress),
+  v2Factory: variable("V2_FACTORY", parseAddress),
+  v3Factory: variable("V3_FACTORY", parseAddress),
+  poolManager: variable("V4_POOL_MANAGER", parseAddress),
+  stateView: variable("V4_STATE_VIEW", parseAddress),
+  dexes: jsonVariable(DEXES),
+  priceFeeds: jsonVariable(PRICE_FEEDS),
+  aggregators: jsonVariable(AGGREGATORS),
+  // a bad QUOTE_TIMEOUT_MS is reported with the API's settings; the sources are checked against the default then
+  quoteBudgetMs: quoteTimeoutConfig.pipe(Config.orElse(() => Config.succeed(SERVER_DEFAULTS.quoteTimeoutMs))),
+  fromBlock: variable("MARKET_FROM_BLOCK", blockNumber),
+}).pipe(
+  Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
+    const problems: string[] = []
+    const venues = Either.getOrElse(servedVenues(Option.getOrElse(read.dexes, () => [])), (lines): ServedVenues => {
+      problems.push(...lines)
+      return {}
+    })
+    // each of these variables wins over the venue it stands for
+    const v2Factory = Option.getOrUndefined(read.v2Factory) ?? venues.v2Factory
+    const v3Factory = Option.getOrUndefined(read.v3Factory) ?? venues.v3Factory
+    const poolManager = Option.getOrUndefined(read.poolManager) ?? venues.poolManager
+    const stateView = Option.getOrUndefined(read.stateView) ?? venues.stateView
+    if (poolManager !== undefined && stateView === undefined) problems.push("V4_STATE_VIEW: is needed with V4_POOL_MANAGER")
+    if (poolManager === undefined && stateView !== undefined) problems.push("V4_POOL_MANAGER: is needed with V4_STATE_VIEW")
+    const aggregators = Option.getOrElse(read.aggregators, () => [])
+    problems.push(...aggregatorProblems(aggregators, read.quoteBudgetMs))
+    if (problems.length > 0) return Either.left(configProblems(problems as [string, ...string[]]))
+    return Either.right({
+      rpcUrls: read.rpcUrls,
+      chainId: Option.getOrElse(read.chainId, () => ARC_CHAIN_ID),
+      executor: read.executor,
+      multicall3: read.multicall3,
+      ...(v2Factory ? { v2Factory } : {}),
+      ...(v3Factory ? { v3Factory } : {}),
+      ...(poolManager ? { poolManager } : {}),
+      ...(stateView ? { stateView } : {}),
+      priceFeeds: Option.getOrElse(read.priceFeeds, () => []),
+      aggregators,
+      fromBlock: Option.getOrElse(read.fromBlock, () => 0n),
+    })
+  }),
+)
+
+/** Reads the chain settings from the environment (or the ConfigProvider in effect), or from `source`. */
+export const loadChainSettings = (
+  source?: Readonly<Record<string, string | undefined>> | ConfigProvider.ConfigProvider,
+): Effect.Effect<ChainSettings, ConfigurationError> => loadConfig(chainSettingsConfig, source)
+
+/**
+ * The settings from the given variables, and from the manifest for what they do
+ * not set, or one line per variable that is missing or wrong (tests, benchmarks,
+ * scripts).
+ */
+export const chainSettings = (env: Readonly<Record<string, string | undefined>>, manifest?: ManifestSource): Either.Either<ChainSettings, string> =>
+  Effect.runSync(Effect.either(Effect.withConfigProvider(chainSettingsConfig, withManifest(env, manifest)))).pipe(Either.mapLeft(formatConfigError))
+
+/** The chain settings as a service. */
+export class ChainConfig extends Context.Tag("config/ChainConfig")<ChainConfig, ChainSettings>() {
+  /** from the process environment (or the ConfigProvider in effect) */
+  static readonly layer: Layer.Layer<ChainConfig, ConfigurationError> = Layer.effect(ChainConfig, loadChainSettings())
+  /** from the given variables or ConfigProvider only */
+  static readonly layerFrom = (source: Readonly<Record<string, string | undefined>> | ConfigProvider.ConfigProvider): Layer.Layer<ChainConfig, ConfigurationError> =>
+    Layer.effect(ChainConfig, loadChainSettings(source))
+}

@@ -1,0 +1,278 @@
+// One step of the market actor, from the last processed block to the head:
+//  1. eth_getLogs over the factories, the PoolManager and the known V2/V3 pools:
+//     PairCreated / PoolCreated / Initialize discover pools; Sync, Swap, Mint,
+//     Burn (V2, V3) and Swap, ModifyLiquidity, ProtocolFeeUpdated (V4, by pool id)
+//     mark pools touched; Mint, Burn and ModifyLiquidity also name two ticks.
+//  2. New pools are checked with Tokens.routability (holders: the pool, or the
+//     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
+//     not published. A pool whose tokens could not be checked yet (empty) is
+//     checked again when it is next touched.
+//  3. One Multicall3 eth_call at the head: block timestamp and base fee, then
+//     reserves (V2) or slot0 + liquidity (V3, V4 via StateView) of every new or
+//     touched pool, and the named ticks of touched pools. Swaps never change a
+//     tick's liquidityNet, so a touched pool keeps its tick list unless a
+//     liquidity change named a tick.
+//  4. Only for new pools and pools whose price drifted into the outer quarter of
+//     their tick window: the window's bitmap words, then its initialized ticks
+//     (two more batched reads). The window is whole bitmap words covering
+//     ±tickWindow ticks around the current tick (default 32768 ticks, a price
+//     factor of ~26.5 either way); each pool publishes it as [tickLower, tickUpper].
+// The executor's settings and the reference prices are read in the same batched
+// read as step 3, and its RouterAllowlistChanged logs are followed from step 1.
+import { Effect } from "effect"
+import type { Address } from "viem"
+import { read, type Read, type ReadResult, type RpcService } from "../chain/index.ts"
+import type { TokensService } from "../tokens/index.ts"
+import type { ConcentratedPoolState, PoolState, V2PoolState } from "../amm/index.ts"
+import { ALL_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
+import { blockSettingsReads } from "./block-settings.ts"
+import { classify, type Exclusion } from "./classification.ts"
+import { logDecoder } from "./log-decoding.ts"
+import type { MarketConfig } from "./market-config.ts"
+import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
+import { mergeTicks, poolReads, readFailure } from "./pool-reads.ts"
+import { needsRecentering, tickWindow } from "./tick-window.ts"
+import type { World } from "./types.ts"
+
+/** The actor's own state: everything it knows after processing `block`. */
+export interface ActorState {
+  readonly block: bigint
+  readonly metas: ReadonlyMap<string, Meta>
+  readonly excluded: ReadonlyMap<string, Exclusion>
+  /** the last state read of every routable pool (published unless `hidden`) */
+  readonly states: ReadonlyMap<string, PoolState>
+  /** routable pools whose current state the math does not model (a V4 protocol fee) */
+  readonly hidden: ReadonlySet<string>
+  /** routers the executor allows (lower-case), from its RouterAllowlistChanged events */
+  readonly allowedRouters: ReadonlySet<string>
+  readonly snapshot: World
+}
+
+/** The state before any block is processed: the step from it to the head is a full load. */
+export const emptyState = (chainId: number, block: bigint): ActorState => ({
+  block,
+  metas: new Map(),
+  excluded: new Map(),
+  states: new Map(),
+  hidden: new Set(),
+  allowedRouters: new Set(),
+  snapshot: {
+    chainId,
+    blockNumber: block,
+    blockTimestamp: 0n,
+    baseFeeWei: 0n,
+    executor: undefined,
+    prices: new Map(),
+    gasPriceWei: 0n,
+    pools: new Map(),
+    poolsByToken: new Map(),
+    refreshed: [],
+  },
+})
+
+const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<string, readonly string[]> => {
+  const byToken = new Map<string, string[]>()
+  for (const [key, pool] of pools) {
+    for (const token of [pool.token0.toLowerCase(), pool.token1.toLowerCase()]) {
+      const list = byToken.get(token)
+      if (list) list.push(key)
+      else byToken.set(token, [key])
+    }
+  }
+  for (const list of byToken.values()) list.sort()
+  return byToken
+}
+
+/** One step of the actor: from the world at `world.block` to the world at `head`. */
+export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number, chunkBlocks: bigint) => {
+  const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
+  const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
+  const { allowlistChange, discover, touch } = logDecoder(config)
+  const { baseReadsOf, tickRead, windowTicks } = poolReads(config.stateView)
+
+  const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[]) => {
+    const ranges: [bigint, bigint][] = []
+    for (let start = from; start <= to; start += chunkBlocks) {
+      ranges.push([start, start + chunkBlocks - 1n < to ? start + chunkBlocks - 1n : to])
+    }
+    return Effect.forEach(
+      ranges,
+      ([fromBlock, toBlock]) => rpc.getLogs({ address: addresses, topics: [ALL_TOPICS], fromBlock, toBlock }),
+      { concurrency: 4 },
+    ).pipe(Effect.map((chunks) => chunks.flat()))
+  }
+
+  return (world: ActorState, head: bigint) =>
+    Effect.gen(function* () {
+      const addresses: Address[] = [config.v2Factory, config.v3Factory, config.poolManager, config.executor].filter(
+        (a): a is Address => a !== undefined,
+      )
+      for (const meta of world.metas.values()) {
+        const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
+        if (meta.dex !== "uniswap-v4" && watched) addresses.push(meta.id)
+      }
+      const logs = world.block < head ? yield* fetchLogs(world.block + 1n, head, addresses) : []
+
+      // what the logs say: new pools, touched pools, ticks named by liquidity changes
+      const metas = new Map(world.metas)
+      const fresh: Meta[] = []
+      const touched = new Set<string>()
+      const namedTicks = new Map<string, Set<number>>()
+      let allowedRouters = world.allowedRouters
+      for (const log of logs) {
+        const change = allowlistChange(log)
+        if (change !== undefined) {
+          const next = new Set(allowedRouters)
+          if (change.allowed) next.add(change.router)
+          else next.delete(change.router)
+          allowedRouters = next
+          continue
+        }
+        const created = discover(log)
+        if (created !== undefined) {
+          if (!metas.has(created.key)) {
+            metas.set(created.key, created)
+            fresh.push(created)
+          }
+          continue
+        }
+        const hit = touch(log, metas)
+        if (hit === undefined) continue
+        touched.add(hit.key)
+        if (hit.ticks.length > 0) {
+          const set = namedTicks.get(hit.key) ?? new Set<number>()
+          for (const t of hit.ticks) set.add(t)
+          namedTicks.set(hit.key, set)
+        }
+      }
+
+      // routability of new pools and of pools waiting for a holder that were touched
+      const rechecks = [...touched].filter((k) => world.excluded.get(k)?.recheck === true).map((k) => metas.get(k)!)
+      const verdicts = yield* classify(tokens, config.poolManager, [...fresh, ...rechecks])
+      const excluded = new Map(world.excluded)
+      const toLoad: Meta[] = []
+      for (const [key, verdict] of verdicts) {
+        if (verdict === undefined) {
+          excluded.delete(key)
+          toLoad.push(metas.get(key)!)
+        } else excluded.set(key, verdict)
+      }
+      const loading = new Set(toLoad.map((m) => m.key))
+      const toRefresh = [...touched].filter((k) => world.states.has(k) && !loading.has(k)).map((k) => metas.get(k)!)
+
+      // phase 1, one batched read at the head: the block, and the slot/reserves of every pool read
+      const reads: Read<unknown>[] = []
+      const push = <A>(r: Read<A>): number => reads.push(r as Read<unknown>) - 1
+      const timestampAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getCurrentBlockTimestamp", args: [] }))
+      const basefeeAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getBasefee", args: [] }))
+      const settingsAt = reads.length
+      for (const r of settingsReads.reads) push(r)
+      const baseReads = new Map<string, number[]>()
+      const tickReads = new Map<string, { tick: number; at: number }[]>()
+      for (const meta of [...toLoad, ...toRefresh]) baseReads.set(meta.key, baseReadsOf(meta, push))
+      for (const meta of toRefresh) {
+        const named = namedTicks.get(meta.key)
+        const state = world.states.get(meta.key)
+        if (named === undefined || state === undefined || state.dex === "uniswap-v2") continue
+        const inWindow = [...named].filter((t) => t >= state.tickLower && t <= state.tickUpper)
+        tickReads.set(meta.key, inWindow.map((tick) => ({ tick, at: push(tickRead(meta as ConcentratedMeta, tick)) })))
+      }
+      const [results, priorityFee] = yield* Effect.all(
+        [multicallAt(reads, head), rpc.maxPriorityFeePerGas()],
+        { concurrency: 2 },
+      )
+      const value = <A>(i: number): A | undefined => {
+        const r = results[i] as ReadResult<A>
+        return r.success ? r.value : undefined
+      }
+      const blockTimestamp = value<bigint>(timestampAt) ?? 0n
+      const baseFee = value<bigint>(basefeeAt) ?? 0n
+      const settings = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length), allowedRouters)
+
+      const states = new Map(world.states)
+      const hidden = new Set(world.hidden)
+      const refreshed: string[] = []
+      const fullTicks: { meta: ConcentratedMeta; base: Omit<ConcentratedPoolState, "ticks" | "tickLower" | "tickUpper"> }[] = []
+      for (const meta of [...toLoad, ...toRefresh]) {
+        const at = baseReads.get(meta.key)!
+        refreshed.push(meta.key)
+        if (meta.dex === "uniswap-v2") {
+          const reserves = value<readonly [bigint, bigint, number]>(at[0]!)
+          if (reserves === undefined) {
+            states.delete(meta.key)
+            excluded.set(meta.key, { reason: "getReserves() failed", recheck: true })
+            continue
+          }
+          states.set(meta.key, {
+            dex: "uniswap-v2",
+            id: meta.id,
+            token0: meta.token0,
+            token1: meta.token1,
+            reserve0: reserves[0],
+            reserve1: reserves[1],
+          } satisfies V2PoolState)
+          continue
+        }
+        const slot = value<readonly [bigint, number, ...unknown[]]>(at[0]!)
+        const liquidity = value<bigint>(at[1]!)
+        if (slot === undefined || liquidity === undefined) {
+          states.delete(meta.key)
+          excluded.set(meta.key, { reason: "slot0/liquidity read failed", recheck: true })
+          continue
+        }
+        const [sqrtPriceX96, tick] = slot
+        if (meta.dex === "uniswap-v4") {
+          const protocolFee = Number(slot[2])
+          if (protocolFee !== 0) hidden.add(meta.key)
+          else hidden.delete(meta.key)
+        }
+        const base = {
+          dex: meta.dex,
+          id: meta.id,
+          token0: meta.token0,
+          token1: meta.token1,
+          fee: meta.dex === "uniswap-v4" ? Number(slot[3]) : meta.fee,
+          tickSpacing: meta.tickSpacing,
+          sqrtPriceX96,
+          tick,
+          liquidity,
+          ...(meta.dex === "uniswap-v4" ? { hooks: meta.hooks } : {}),
+        }
+        const previous = world.states.get(meta.key)
+        if (loading.has(meta.key) || previous === undefined || previous.dex === "uniswap-v2" || needsRecentering(previous, tick, halfWidth)) {
+          fullTicks.push({ meta, base })
+          continue
+        }
+        const ticks = mergeTicks(previous.ticks, tickReads.get(meta.key) ?? [], value)
+        if (ticks === undefined) return yield* readFailure("tick", meta)
+        states.set(meta.key, { ...base, ticks, tickLower: previous.tickLower, tickUpper: previous.tickUpper })
+      }
+
+      // phases 2 and 3, only for pools read whole (new, or drifted to their window's edge):
+      // the bitmap words of the window, then every initialized tick they mark
+      if (fullTicks.length > 0) {
+        const windows = fullTicks.map(({ meta, base }) => ({ meta, base, window: tickWindow(base.tick, meta.tickSpacing, halfWidth) }))
+        const ticksOf = yield* windowTicks(windows, (reads) => multicallAt(reads, head))
+        for (const [pool, { meta, base, window }] of windows.entries()) {
+          states.set(meta.key, { ...base, ticks: ticksOf[pool]!, tickLower: window.tickLower, tickUpper: window.tickUpper })
+        }
+      }
+
+      const published = new Map<string, PoolState>()
+      for (const [key, state] of states) if (!hidden.has(key)) published.set(key, state)
+      refreshed.sort()
+      const snapshot: World = {
+        chainId: rpc.chainId,
+        blockNumber: head,
+        blockTimestamp,
+        baseFeeWei: baseFee,
+        executor: settings.executor,
+        prices: settings.prices,
+        gasPriceWei: baseFee + priorityFee,
+        pools: published,
+        poolsByToken: sortedPoolsByToken(published),
+        refreshed,
+      }
+      return { block: head, metas, excluded, states, hidden, allowedRouters, snapshot } satisfies ActorState
+    }).pipe(Effect.withSpan("MarketState.step", { attributes: { head: head.toString() } }))
+}

@@ -1,0 +1,138 @@
+// `bun run serve` as an operator runs it: over a devnet's manifest (the
+// environment always winning), the API and the admin listener until SIGTERM;
+// settings that cannot be served refused at start with a message naming the
+// variable and the entry, before anything listens.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import { Effect } from "effect"
+import { writeFileSync } from "node:fs"
+import { join, resolve } from "node:path"
+import { makeApiKeys } from "../../src/access/index.ts"
+import { loadKeyStoreConfig } from "../../src/config/index.ts"
+import { writeManifest } from "../../src/devnet/index.ts"
+import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+import { cliTestResources, waitFor } from "./processes.ts"
+
+const ROOT = resolve(import.meta.dir, "../..")
+const { tempDir, track } = cliTestResources("serve-cli-")
+
+let devnet: TestDevnet
+beforeAll(async () => {
+  devnet = await startTestDevnet()
+})
+afterAll(async () => {
+  await devnet.stop()
+})
+
+/** `bun run serve` with only the given variables of the chain side and the key store (none from this process). */
+const spawnServe = (args: string[], vars: Record<string, string>) => {
+  const env: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "error", ...vars }
+  for (const name of ["RPC_URL", "EXECUTOR_ADDRESS", "MULTICALL3_ADDRESS", "DEXES", "PRICE_FEEDS", "AGGREGATORS", "V2_FACTORY", "V3_FACTORY", "V4_POOL_MANAGER", "V4_STATE_VIEW", "KEY_HASH_SECRET", "ADMIN_PORT", "REDIS_URL"]) {
+    if (!(name in vars)) delete env[name]
+  }
+  return track(Bun.spawn([process.execPath, "run", "--silent", "serve", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
+}
+
+const linesOf = (stream: ReadableStream<Uint8Array>) => {
+  const lines: string[] = []
+  void (async () => {
+    let pending = ""
+    for await (const chunk of stream) {
+      pending += Buffer.from(chunk).toString("utf8")
+      const parts = pending.split("\n")
+      pending = parts.pop()!
+      lines.push(...parts)
+    }
+  })()
+  return lines
+}
+
+const refused = async (proc: ReturnType<typeof spawnServe>) => {
+  const [code, stdout, stderr] = await Promise.all([proc.exited, new Response(proc.stdout).text(), new Response(proc.stderr).text()])
+  expect(code).toBe(1)
+  expect(stdout).not.toContain("API ready")
+  return stderr.trim().split("\n")
+}
+
+describe("bun run serve", () => {
+  test("--manifest: serves quotes over the devnet it names, /health sees its market; SIGTERM stops it with exit 0", async () => {
+    const dir = tempDir()
+    const manifestPath = join(dir, "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const databaseUrl = join(dir, "keys.sqlite")
+    const proc = spawnServe(["--manifest", manifestPath], { DATABASE_URL: databaseUrl, ADMIN_PORT: "0", LOG_LEVEL: "info" })
+    const stdout = linesOf(proc.stdout)
+    await waitFor(() => stdout.some((l) => l.startsWith("API ready at ")), 30_000, "the API")
+    const ready = stdout.find((l) => l.startsWith("API ready at "))!
+    expect(ready).toMatch(new RegExp(`^API ready at http://127\\.0\\.0\\.1:\\d+/api/v1 \\(executor ${devnet.manifest.executor}\\)$`))
+    const baseUrl = ready.split(" ")[3]!
+
+    const { key } = await Effect.runPromise(
+      Effect.scoped(Effect.flatMap(loadKeyStoreConfig({ DATABASE_URL: databaseUrl }), (config) => Effect.flatMap(makeApiKeys(config), (keys) => keys.create({ name: "serve" })))),
+    )
+    const tokens = devnet.manifest.tokens
+    const quote = await fetch(`${baseUrl}/quote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ tokenIn: tokens.USDC!.address, tokenOut: tokens.EURC!.address, amountIn: "1000000" }),
+    })
+    expect(quote.status).toBe(200)
+
+    // the admin listener, named in the start's log line, checks the market the programs follow
+    const listening = stdout.map((l) => (l.startsWith("{") ? (JSON.parse(l) as { message: string }).message : "")).find((m) => m.startsWith("API listening on "))!
+    const adminUrl = /; admin on (http:\/\/[^ ]+) \(\/metrics, \/health\)$/.exec(listening)![1]!
+    const health = await fetch(`${adminUrl}/health`)
+    expect(health.status).toBe(200)
+    expect(((await health.json()) as { checks: { market: { ok: boolean } } }).checks.market.ok).toBe(true)
+
+    proc.kill("SIGTERM")
+    expect(await proc.exited).toBe(0)
+    for (const url of [`${baseUrl}/quote`, `${adminUrl}/health`]) {
+      expect(await fetch(url, { method: "POST" }).then(() => "answered", () => "refused")).toBe("refused")
+    }
+  }, 60_000)
+
+  test("a variable wins over the manifest: a wrong one is refused even where the manifest is right", async () => {
+    const manifestPath = join(tempDir(), "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", EXECUTOR_ADDRESS: "0x12" }))
+    expect(lines).toEqual(["error: invalid configuration:", "EXECUTOR_ADDRESS: is not an address (all-lowercase or correctly checksummed): 0x12"])
+  }, 30_000)
+
+  test("DEXES the service cannot serve yet are refused at start, naming each venue, with the API's bad settings", async () => {
+    const manifestPath = join(tempDir(), "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const dexes = [
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: devnet.manifest.dexes["uniswap-v2"].factory },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: devnet.manifest.dexes["uniswap-v2"].factory },
+      { name: "xylonet", kind: "curve-stableswap", pools: [devnet.manifest.executor] },
+    ]
+    const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", DEXES: JSON.stringify(dexes), MAX_IN_FLIGHT: "0" }))
+    expect(lines).toEqual([
+      "error: invalid configuration:",
+      'MAX_IN_FLIGHT: must be an integer from 1 to 1000000, got "0"',
+      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
+    ])
+  }, 30_000)
+
+  test("without a manifest, each missing chain setting is named", async () => {
+    const lines = await refused(spawnServe([], { DATABASE_URL: ":memory:" }))
+    expect(lines).toEqual([
+      "error: invalid configuration:",
+      "RPC_URL: is not set (and no manifest gives it)",
+      "EXECUTOR_ADDRESS: is not set (and no manifest gives it)",
+      "MULTICALL3_ADDRESS: is not set (and no manifest gives it)",
+    ])
+  }, 30_000)
+
+  test("a manifest that cannot be read is named; a bad flag is a usage error", async () => {
+    const path = join(tempDir(), "broken.json")
+    writeFileSync(path, "{")
+    const lines = await refused(spawnServe(["--manifest", path], {}))
+    expect(lines[0]).toStartWith(`error: cannot read the manifest ${path}: `)
+    const usage = spawnServe(["--manifets", path], {})
+    const [code, stderr] = await Promise.all([usage.exited, new Response(usage.stderr).text()])
+    expect(code).toBe(2)
+    expect(stderr).toContain("usage: bun run serve [--manifest FILE]")
+  }, 30_000)
+})

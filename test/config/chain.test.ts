@@ -1,0 +1,286 @@
+// The chain settings as a deployment sets them: each variable checked at start
+// with a message naming it (and, for the JSON ones, the entry); a devnet
+// manifest gives what the environment does not set, and a variable always wins.
+import { describe, expect, test } from "bun:test"
+import { Effect, Either } from "effect"
+import { AppConfig, ChainConfig, chainSettings, loadChainSettings, ServiceConfigLive, withManifest, type ManifestSource } from "../../src/config/index.ts"
+
+const base = {
+  RPC_URL: "http://127.0.0.1:8545",
+  EXECUTOR_ADDRESS: "0x13f6928e5b43913b358cfb40c3ab111dc1ac213c",
+  MULTICALL3_ADDRESS: "0xca11bde05977b3631167028862be2a173976ca11",
+}
+const settings = (aggregators: unknown, extra: Record<string, string> = {}) =>
+  chainSettings({ ...base, AGGREGATORS: typeof aggregators === "string" ? aggregators : JSON.stringify(aggregators), ...extra })
+const problem = (aggregators: unknown, extra: Record<string, string> = {}) => {
+  const result = settings(aggregators, extra)
+  if (Either.isRight(result)) throw new Error("accepted")
+  return result.left
+}
+
+describe("AGGREGATORS", () => {
+  test("entries of both kinds, with the optional fields", () => {
+    const result = settings([
+      { name: "zeroex", kind: "0x-v2", url: "https://api.0x.org", apiKey: "k", timeoutMs: 800, failureThreshold: 4, cooldownMs: 10_000 },
+      { name: "kyber", kind: "kyberswap", url: "https://aggregator-api.kyberswap.com/arc" },
+    ])
+    expect(Either.getOrThrow(result).aggregators).toEqual([
+      { name: "zeroex", kind: "0x-v2", url: "https://api.0x.org", apiKey: "k", timeoutMs: 800, failureThreshold: 4, cooldownMs: 10_000 },
+      { name: "kyber", kind: "kyberswap", url: "https://aggregator-api.kyberswap.com/arc" },
+    ])
+  })
+
+  test("unset: none", () => {
+    expect(Either.getOrThrow(chainSettings(base)).aggregators).toEqual([])
+  })
+
+  test("refusals name the entry and the field", () => {
+    expect(problem("[{")).toContain("AGGREGATORS must be a JSON array")
+    expect(problem({ name: "x" })).toContain("not an array")
+    expect(problem([{ name: "a", kind: "paraswap", url: "https://x" }])).toContain('kind "paraswap" is not one of 0x-v2, kyberswap')
+    expect(problem([{ name: "a", kind: "0x-v2", url: "ftp://x" }])).toContain('url "ftp://x" is not an http(s) URL')
+    expect(problem([{ name: "router", kind: "0x-v2", url: "https://x" }])).toContain("the own router's")
+    expect(problem([{ name: "a", kind: "0x-v2", url: "https://x" }, { name: "a", kind: "kyberswap", url: "https://y" }])).toContain("the name a is used twice")
+    expect(problem([{ name: "a", kind: "0x-v2", url: "https://x", timeoutMs: "fast" }])).toContain("timeoutMs must be a number")
+    expect(problem([{ name: "a", kind: "0x-v2", url: "https://x", failureThreshold: 0 }])).toContain("failureThreshold must be an integer from 1")
+  })
+
+  test("one line per problem, naming the aggregator and the field", () => {
+    expect(problem([{ name: "a b", kind: "paraswap", url: "ftp://x", cooldownMs: -1 }, { name: "z", kind: "kyberswap", url: "https://z", apiKey: 7 }]).split("\n")).toEqual([
+      'AGGREGATORS: aggregator a b: name "a b" must be 1-40 letters, digits, . _ -',
+      'AGGREGATORS: aggregator a b: kind "paraswap" is not one of 0x-v2, kyberswap',
+      'AGGREGATORS: aggregator a b: url "ftp://x" is not an http(s) URL',
+      "AGGREGATORS: aggregator a b: cooldownMs must be an integer from 0 to 3600000",
+      "AGGREGATORS: aggregator z: apiKey must be a string",
+    ])
+  })
+
+  test("a source's budget must sit inside the quote's", () => {
+    expect(problem([{ name: "a", kind: "0x-v2", url: "https://x", timeoutMs: 5_000 }])).toContain("timeoutMs 5000 must be below the quote budget of 5000 ms")
+    expect(problem([{ name: "a", kind: "0x-v2", url: "https://x" }], { QUOTE_TIMEOUT_MS: "1000" })).toContain("timeoutMs 1500 must be below the quote budget of 1000 ms")
+    expect(Either.isRight(settings([{ name: "a", kind: "0x-v2", url: "https://x", timeoutMs: 900 }], { QUOTE_TIMEOUT_MS: "1000" }))).toBe(true)
+  })
+})
+
+const A = {
+  executor: "0x1111111111111111111111111111111111111111",
+  multicall3: "0xca11bde05977b3631167028862be2a173976ca11",
+  v2: "0x2222222222222222222222222222222222222222",
+  v3: "0x3333333333333333333333333333333333333333",
+  poolManager: "0x4444444444444444444444444444444444444444",
+  stateView: "0x5555555555555555555555555555555555555555",
+  eurc: "0x6666666666666666666666666666666666666666",
+  feed: "0x7777777777777777777777777777777777777777",
+  other: "0x8888888888888888888888888888888888888888",
+} as const
+
+/** A manifest as `bun run devnet` writes one (the fields the settings read). */
+const manifest = (dexes: ManifestSource["dexes"] = {
+  "uniswap-v2": { factory: A.v2 },
+  "uniswap-v3": { factory: A.v3, quoter: A.other },
+  "uniswap-v4": { poolManager: A.poolManager, quoter: A.other, stateView: A.stateView },
+}): ManifestSource => ({
+  rpcUrl: "http://127.0.0.1:8545",
+  executor: A.executor,
+  multicall3: A.multicall3,
+  tokens: { USDC: { address: "0x3600000000000000000000000000000000000000" }, EURC: { address: A.eurc } },
+  dexes,
+  priceFeeds: { EURC: A.feed, NOPE: A.other },
+  aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
+})
+
+const refusal = (env: Record<string, string>, m?: ManifestSource) => {
+  const result = chainSettings(env, m)
+  if (Either.isRight(result)) throw new Error("accepted")
+  return result.left.split("\n")
+}
+
+describe("the manifest as the fallback", () => {
+  test("gives what the environment does not set", () => {
+    expect(Either.getOrThrow(chainSettings({}, manifest()))).toEqual({
+      rpcUrls: ["http://127.0.0.1:8545"],
+      chainId: 5042,
+      executor: A.executor,
+      multicall3: "0xcA11bde05977b3631167028862bE2a173976CA11",
+      v2Factory: A.v2,
+      v3Factory: A.v3,
+      poolManager: A.poolManager,
+      stateView: A.stateView,
+      // a feed whose symbol the manifest lists no token for has nothing to price
+      priceFeeds: [{ token: A.eurc, feed: A.feed }],
+      aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
+      fromBlock: 0n,
+    })
+  })
+
+  test("a variable always wins; a blank one counts as unset", () => {
+    const settings = Either.getOrThrow(
+      chainSettings(
+        {
+          RPC_URL: "http://rpc-1.example, http://rpc-2.example",
+          EXECUTOR_ADDRESS: A.other,
+          MULTICALL3_ADDRESS: "  ",
+          V3_FACTORY: A.other,
+          PRICE_FEEDS: "{}",
+          AGGREGATORS: "[]",
+          MARKET_FROM_BLOCK: "1200",
+        },
+        manifest(),
+      ),
+    )
+    expect(settings.rpcUrls).toEqual(["http://rpc-1.example", "http://rpc-2.example"])
+    expect(settings.executor).toBe(A.other)
+    expect(settings.multicall3).toBe("0xcA11bde05977b3631167028862bE2a173976CA11")
+    expect([settings.v2Factory, settings.v3Factory]).toEqual([A.v2, A.other])
+    expect([settings.priceFeeds, settings.aggregators, settings.fromBlock]).toEqual([[], [], 1200n])
+  })
+
+  test("a wrong variable is refused even when the manifest gives a good value", () => {
+    expect(refusal({ EXECUTOR_ADDRESS: "0x12" }, manifest())).toEqual(["EXECUTOR_ADDRESS: is not an address (all-lowercase or correctly checksummed): 0x12"])
+  })
+
+  test("through ConfigProvider.orElse, for any Config reading it", async () => {
+    const settings = await Effect.runPromise(loadChainSettings(withManifest({ V2_FACTORY: A.other }, manifest())))
+    expect([settings.rpcUrls[0], settings.v2Factory]).toEqual(["http://127.0.0.1:8545", A.other])
+  })
+})
+
+describe("DEXES", () => {
+  const venues = (dexes: unknown, extra: Record<string, string> = {}) => chainSettings({ ...base, DEXES: JSON.stringify(dexes), ...extra })
+
+  test("one venue of each Uniswap kind, named like its kind, maps onto the factories; kind defaults to the name", () => {
+    const settings = Either.getOrThrow(venues([
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: A.v2, feeBps: 30 },
+      { name: "uniswap-v3", factory: A.v3, quoter: A.other },
+      { name: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
+    ]))
+    expect([settings.v2Factory, settings.v3Factory, settings.poolManager, settings.stateView]).toEqual([A.v2, A.v3, A.poolManager, A.stateView])
+  })
+
+  test("V2_FACTORY, V3_FACTORY, V4_POOL_MANAGER and V4_STATE_VIEW win over the venue they stand for", () => {
+    const settings = Either.getOrThrow(venues([{ name: "uniswap-v2", factory: A.v2 }], { V2_FACTORY: A.other, V3_FACTORY: A.v3 }))
+    expect([settings.v2Factory, settings.v3Factory, settings.poolManager]).toEqual([A.other, A.v3, undefined])
+  })
+
+  test("set, it replaces the manifest's venues whole", () => {
+    const settings = Either.getOrThrow(chainSettings({ DEXES: JSON.stringify([{ name: "uniswap-v3", factory: A.other }]) }, manifest()))
+    expect([settings.v2Factory, settings.v3Factory, settings.poolManager, settings.stateView]).toEqual([undefined, A.other, undefined, undefined])
+    expect(Either.getOrThrow(chainSettings({ DEXES: "[]" }, manifest())).v2Factory).toBeUndefined()
+  })
+
+  test("what the service cannot serve yet is refused at start, naming the venue", () => {
+    const result = venues([
+      { name: "uniswap-v2", factory: A.v2 },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.other },
+      { name: "xylonet", kind: "curve-stableswap", pools: [A.other] },
+    ])
+    expect(Either.isLeft(result) && result.left.split("\n")).toEqual([
+      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2, feeBps: 25 }]) })).toEqual([
+      "DEXES: venue uniswap-v2 (uniswap-v2) cannot be served: the service prices uniswap-v2 pairs at 30 bps, not 25",
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v3", factory: A.v3 }, { name: "uniswap-v3", factory: A.other }]) })).toEqual([
+      "DEXES: the name uniswap-v3 is used twice",
+    ])
+  })
+
+  test("the manifest's dexes are read the same way", () => {
+    const lines = refusal({}, manifest({ "uniswap-v2": { factory: A.v2 }, "arcade-v2": { kind: "uniswap-v2", factory: A.other }, xylonet: { kind: "curve-stableswap", pools: [A.other] } }))
+    expect(lines).toEqual([
+      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
+    ])
+  })
+
+  test("entries that do not decode: one line each, naming the venue and the field", () => {
+    expect(refusal({ ...base, DEXES: JSON.stringify([
+      { name: "uniswap-v2", factory: "0x12" },
+      { name: "uniswap-v4", poolManager: A.poolManager },
+      { name: "balancer" },
+      { name: "x", kind: "balancer" },
+      { name: "xylonet", kind: "curve-stableswap" },
+      { factory: A.v2 },
+      7,
+    ]) })).toEqual([
+      "DEXES: venue uniswap-v2: factory is not an address (all-lowercase or correctly checksummed): 0x12",
+      "DEXES: venue uniswap-v4: stateView is missing",
+      "DEXES: venue balancer: has no kind, and its name is not one of uniswap-v2, uniswap-v3, uniswap-v4, curve-stableswap",
+      'DEXES: venue x: kind "balancer" is not one of uniswap-v2, uniswap-v3, uniswap-v4, curve-stableswap',
+      "DEXES: venue xylonet: needs its pools or a factory",
+      "DEXES: entry 5: name is missing",
+      "DEXES: entry 6: must be an object",
+    ])
+    expect(refusal({ ...base, DEXES: "[{" })[0]).toStartWith('DEXES must be a JSON array of venues { "name", "kind", … } (')
+    expect(refusal({ ...base, DEXES: '{"uniswap-v2":{}}' })).toEqual(['DEXES must be a JSON array of venues { "name", "kind", … } (not an array)'])
+  })
+})
+
+describe("PRICE_FEEDS", () => {
+  test("token address → feed address, checksummed", () => {
+    const settings = Either.getOrThrow(chainSettings({ ...base, PRICE_FEEDS: JSON.stringify({ [A.eurc]: A.feed, "0x3600000000000000000000000000000000000000": A.other }) }))
+    expect(settings.priceFeeds).toEqual([{ token: A.eurc, feed: A.feed }, { token: "0x3600000000000000000000000000000000000000", feed: A.other }])
+  })
+
+  test("refusals name the entry", () => {
+    expect(refusal({ ...base, PRICE_FEEDS: JSON.stringify({ "0x12": A.feed, [A.eurc]: "nope", [A.other]: 5 }) })).toEqual([
+      "PRICE_FEEDS: entry 0x12: token is not an address (all-lowercase or correctly checksummed): 0x12",
+      `PRICE_FEEDS: entry ${A.eurc}: feed is not an address (all-lowercase or correctly checksummed): nope`,
+      `PRICE_FEEDS: entry ${A.other}: feed must be an address string`,
+    ])
+    expect(refusal({ ...base, PRICE_FEEDS: "[]" })).toEqual(["PRICE_FEEDS must be a JSON object of token address → feed address (not an object)"])
+  })
+})
+
+describe("the other variables", () => {
+  test("missing ones are named", () => {
+    expect(refusal({})).toEqual([
+      "RPC_URL: is not set (and no manifest gives it)",
+      "EXECUTOR_ADDRESS: is not set (and no manifest gives it)",
+      "MULTICALL3_ADDRESS: is not set (and no manifest gives it)",
+    ])
+  })
+
+  test("wrong ones are named", () => {
+    expect(refusal({ ...base, RPC_URL: "http://ok, ws://node", CHAIN_ID: "arc", V2_FACTORY: "factory", MARKET_FROM_BLOCK: "-1" })).toEqual([
+      "RPC_URL: not an http(s) URL: ws://node",
+      "CHAIN_ID: is not a chain id: arc",
+      "V2_FACTORY: is not an address (all-lowercase or correctly checksummed): factory",
+      "MARKET_FROM_BLOCK: is not a block number: -1",
+    ])
+    expect(refusal({ ...base, V4_POOL_MANAGER: A.poolManager })).toEqual(["V4_STATE_VIEW: is needed with V4_POOL_MANAGER"])
+    expect(refusal({ ...base, V4_STATE_VIEW: A.stateView })).toEqual(["V4_POOL_MANAGER: is needed with V4_STATE_VIEW"])
+  })
+
+  test("CHAIN_ID defaults to Arc's and may be set", () => {
+    expect(Either.getOrThrow(chainSettings(base)).chainId).toBe(5042)
+    expect(Either.getOrThrow(chainSettings({ ...base, CHAIN_ID: "31337" })).chainId).toBe(31337)
+  })
+})
+
+describe("as layers", () => {
+  test("ChainConfig from a ConfigProvider; a failure names every bad variable", async () => {
+    const settings = await Effect.runPromise(Effect.provide(ChainConfig, ChainConfig.layerFrom(withManifest({}, manifest()))))
+    expect(settings.executor).toBe(A.executor)
+    const error = await Effect.runPromise(Effect.flip(Effect.provide(ChainConfig, ChainConfig.layerFrom({ RPC_URL: "ws://x" }))))
+    expect(error.message.split("\n")).toEqual([
+      "invalid configuration:",
+      "RPC_URL: not an http(s) URL: ws://x",
+      "EXECUTOR_ADDRESS: is not set (and no manifest gives it)",
+      "MULTICALL3_ADDRESS: is not set (and no manifest gives it)",
+    ])
+  })
+
+  test("serve's settings, the API's and the chain's, are checked together: one message names them all", async () => {
+    const both = Effect.all([AppConfig, ChainConfig])
+    const [app, chain] = await Effect.runPromise(Effect.provide(both, ServiceConfigLive(withManifest({ PORT: "0" }, manifest()))))
+    expect([app.port, chain.v2Factory]).toEqual([0, A.v2])
+    const error = await Effect.runPromise(Effect.flip(Effect.provide(both, ServiceConfigLive(withManifest({ PORT: "x", DEXES: "[1]" }, manifest())))))
+    expect(error.message.split("\n")).toEqual([
+      "invalid configuration:",
+      'PORT: must be an integer from 0 to 65535, got "x"',
+      "DEXES: entry 0: must be an object",
+    ])
+  })
+})
