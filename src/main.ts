@@ -11,7 +11,7 @@ import { ApiKeys } from "./access/index.ts"
 import { ApiServer } from "./api/index.ts"
 import { apiService, exitWithParent, LiveProgramsFromConfig, parsePort, runCommand, StartError } from "./cli/index.ts"
 import { AppConfig, ChainConfig, manifestProvider } from "./config/index.ts"
-import { portInUse } from "./devnet/anvil.ts"
+import { portInUse } from "./devnet/index.ts"
 import { DEFAULT_MANIFEST_PATH, Devnet, describeDevnet, writeManifest } from "./devnet/index.ts"
 
 const manifestPath = process.env.MANIFEST_PATH ?? DEFAULT_MANIFEST_PATH

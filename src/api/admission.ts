@@ -15,6 +15,7 @@ import {
   type LimitStoreUnavailable,
 } from "../access/index.ts"
 import type { AppConfigShape } from "../config/index.ts"
+import { Unavailable } from "../swap/index.ts"
 import { checkDeclaredLength } from "./body.ts"
 import {
   ApiDisabled,
@@ -24,7 +25,6 @@ import {
   Overloaded,
   RateLimited,
   Unauthorized,
-  Unavailable,
   type ApiError,
 } from "./errors.ts"
 import type { EndpointLabel } from "./metrics.ts"

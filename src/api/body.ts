@@ -5,7 +5,8 @@
 // and the request's slots are given back. An amount sent as a JSON number keeps
 // its literal, so digits a double cannot hold are not silently lost.
 import { Effect } from "effect"
-import { BodyTimeout, InvalidRequest, PayloadTooLarge } from "./errors.ts"
+import { InvalidRequest } from "../swap/index.ts"
+import { BodyTimeout, PayloadTooLarge } from "./errors.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 

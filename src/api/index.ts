@@ -1,5 +1,5 @@
-// The HTTP edge of /api/v1: the server, the programs interface it serves, the
-// request and response types, the errors and their table.
+// The HTTP edge of /api/v1: the server, request decoding and response
+// encoding, the edge's own errors and the table mapping every error to HTTP.
 export {
   ApiServer,
   ApiServerLive,
@@ -12,41 +12,19 @@ export {
 } from "./server.ts"
 export { BASE_PATH, makeEdge, presentedKey, type Edge, type EdgeSettings } from "./edge.ts"
 export {
-  CHAIN_ID,
-  SwapPrograms,
-  type Approval,
-  type QuoteFees,
-  type QuoteRequest,
-  type QuoteResponse,
-  type RouteEntry,
-  type RouteHop,
-  type SwapProgramsShape,
-  type SwapRequest,
-  type SwapResponse,
-  type SwapTx,
-} from "./programs.ts"
-export {
   ApiDisabled,
   BodyTimeout,
   ConcurrencyLimited,
   ERROR_TABLE,
-  Internal,
-  InvalidRequest,
   MethodNotAllowed,
-  NoRoute,
   NotFound,
   Overloaded,
   PayloadTooLarge,
   RateLimited,
   renderError,
-  SimulationFailed,
-  Timeout,
   Unauthorized,
-  Unavailable,
   type ApiError,
   type ErrorCode,
-  type QuoteError,
-  type SwapError,
 } from "./errors.ts"
 export {
   DEFAULT_DEADLINE_SECONDS,

@@ -3,7 +3,8 @@
 // the error and ok responses, and the answer to a failed request, logged when
 // it is the service's fault (Internal, Unavailable, Timeout, a defect).
 import { Cause, Effect } from "effect"
-import { Internal, errorBody, renderError, type ApiError } from "./errors.ts"
+import { Internal } from "../swap/index.ts"
+import { errorBody, renderError, type ApiError } from "./errors.ts"
 
 /** Per-request state the error renderer needs. */
 export interface Exchange {

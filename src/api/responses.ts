@@ -5,8 +5,8 @@ import { Either } from "effect"
 import type { Address } from "viem"
 import { checksum } from "../addresses/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import { Internal } from "./errors.ts"
-import { CHAIN_ID, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"
+import { CHAIN_ID, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
+import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 
 const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
 

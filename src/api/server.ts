@@ -25,8 +25,8 @@ import { AppConfig, type ConfigurationError } from "../config/index.ts"
 import { AdminListener, AdminLive, LoggingLive, type AdminServeError, type AdminServer, type LogSink } from "../ops/index.ts"
 import { clientAddress, normalizeAddress } from "./client-ip.ts"
 import { BASE_PATH, makeEdge, type Edge } from "./edge.ts"
-import { errorBody, Internal, renderError } from "./errors.ts"
-import { SwapPrograms } from "./programs.ts"
+import { Internal, SwapPrograms } from "../swap/index.ts"
+import { errorBody, renderError } from "./errors.ts"
 
 /** The server cannot listen (address in use, permission). */
 export class ServeError extends Data.TaggedError("ServeError")<{ readonly message: string }> {}

@@ -5,8 +5,8 @@
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import type { QuoteError, SwapError } from "./errors.ts"
-import { CHAIN_ID, SwapPrograms, type QuoteRequest, type QuoteResponse, type SwapRequest, type SwapResponse } from "./programs.ts"
+import { CHAIN_ID, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
+import { SwapPrograms, type QuoteError, type SwapError, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 import { isNativeUsdc } from "./requests.ts"
 
 export const SYNTHETIC = {

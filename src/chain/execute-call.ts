@@ -10,7 +10,7 @@ import {
   type Address,
   type Hex,
 } from "viem"
-import { ownArtifact } from "../contracts/artifacts.ts"
+import { ownArtifact } from "../contracts/index.ts"
 import { isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
 import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
 

@@ -1,7 +1,7 @@
 // bun run contracts:build: compiles contracts/src into contracts/out/<Name>.json.
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
-import { compileAll, OUT_DIR, serializeArtifact } from "../contracts/compile.ts"
+import { compileAll, OUT_DIR, serializeArtifact } from "../contracts/index.ts"
 
 const artifacts = compileAll()
 mkdirSync(OUT_DIR, { recursive: true })

@@ -4,10 +4,10 @@
 // finish (up to SHUTDOWN_TIMEOUT_MS), their shared slots go back, and Redis,
 // Postgres and the chain are let go.
 import { Effect, Layer } from "effect"
-import { ApiServer, ApiServerLive, type ApiServerShape, type SwapPrograms } from "../api/index.ts"
+import { ApiServer, ApiServerLive, type ApiServerShape } from "../api/index.ts"
 import { AppConfig, ChainConfig } from "../config/index.ts"
 import { LoggingLive } from "../ops/index.ts"
-import { liveServices } from "../swap/live.ts"
+import { liveServices, type SwapPrograms } from "../swap/index.ts"
 import { launch } from "./lifecycle.ts"
 
 /** The programs over live services, on the chain ChainConfig names. */

@@ -6,7 +6,7 @@ import { join, relative, resolve } from "node:path"
 import solc from "solc"
 import { SOURCE_DIR } from "./paths.ts"
 
-export { CONTRACTS_DIR, OUT_DIR, SOURCE_DIR } from "./paths.ts"
+
 const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
 
 /** One settings object for every contract, so artifacts are reproducible. */

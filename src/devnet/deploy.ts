@@ -13,7 +13,7 @@ import {
   type Hash,
   type Hex,
 } from "viem"
-import { ownArtifact, uniswapArtifact, type ContractArtifact } from "../contracts/artifacts.ts"
+import { ownArtifact, uniswapArtifact, type ContractArtifact } from "../contracts/index.ts"
 import { FEE_COLLECTOR_INDEX, OWNER_INDEX, testAccounts } from "./accounts.ts"
 import { ARC_CHAIN_ID } from "./anvil.ts"
 import type { DevnetClient } from "./clients.ts"

@@ -3,7 +3,7 @@
 // the pool's creation code, so those hashes are computed here from the same npm artifacts the
 // factories were deployed from.
 import { getAddress, keccak256, type Account, type Address, type Chain, type Hash, type Hex, type TransactionReceipt } from "viem"
-import { ownArtifact, uniswapArtifact } from "../contracts/artifacts.ts"
+import { ownArtifact, uniswapArtifact } from "../contracts/index.ts"
 
 /** keccak256 of the Uniswap V2 pair's creation bytecode (what the factory CREATE2s). */
 export const v2InitCodeHash = (): Hex => keccak256(uniswapArtifact("UniswapV2Pair").bytecode)

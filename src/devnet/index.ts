@@ -1,7 +1,7 @@
 // The devnet room's door: a local chain that behaves like Arc, with real Uniswap liquidity.
 import type { RunningDevnet } from "./devnet.ts"
 
-export { startAnvil, ARC_CHAIN_ID, AnvilStartError, type AnvilNode, type AnvilOptions } from "./anvil.ts"
+export { startAnvil, portInUse, ARC_CHAIN_ID, AnvilStartError, type AnvilNode, type AnvilOptions } from "./anvil.ts"
 export { Devnet, DevnetError, startDevnet, DEFAULT_SCENARIO_PATH, type DevnetOptions, type RunningDevnet } from "./devnet.ts"
 export { DEFAULT_MANIFEST_PATH, Manifest, readManifest, writeManifest, type ManifestPool } from "./manifest.ts"
 export { ScenarioError, parseScenario, planScenario, type ScenarioPlan } from "./scenario.ts"

@@ -4,8 +4,8 @@
 import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { OUT_DIR } from "../contracts/paths.ts"
-import { UNISWAP_ARTIFACTS } from "../contracts/artifacts.ts"
+import { OUT_DIR } from "../contracts/index.ts"
+import { UNISWAP_ARTIFACTS } from "../contracts/index.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 export const CACHE_DIR = join(ROOT, ".cache", "devnet")

@@ -5,7 +5,7 @@
 import { Data } from "effect"
 import { type Address, type Client, type Hex, type TestActions, encodeAbiParameters, keccak256, toHex } from "viem"
 import { call, getAddresses, getBalance } from "viem/actions"
-import { ownArtifact } from "../contracts/artifacts.ts"
+import { ownArtifact } from "../contracts/index.ts"
 
 export const USDC_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
 /** The address Celo reserves for the transfer precompile's caller; holds NativeTransferRelay. */

@@ -4,13 +4,13 @@
 // request and answers always give the same result.
 import type { Address } from "viem"
 import { checksum, USDC_ERC20_ADDRESS } from "../addresses/index.ts"
-import type { QuoteRequest, QuoteResponse } from "../api/programs.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import type { ExecutorSettings, World } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
 import type { NormalizedToken, Routability } from "../tokens/index.ts"
 import { ownRoute, type OwnRouteOptions } from "./own-route.ts"
 import { rankRoutes } from "./rank.ts"
+import type { QuoteRequest, QuoteResponse } from "./quote.ts"
 import type { SourceRequest, SourceRoute } from "./route.ts"
 
 /** The request's two tokens as the token registry knows them, with their routability. */

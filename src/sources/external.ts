@@ -6,7 +6,7 @@
 // balance change of the output).
 import { Data, Duration, Effect } from "effect"
 import { getAddress, isAddress, type Address, type Hex } from "viem"
-import { GAS } from "../routing/gas.ts"
+import { GAS } from "../routing/index.ts"
 import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
 import { countSource } from "./metrics.ts"
 import type { SourceRequest, SourceRoute } from "../pricer/index.ts"

@@ -3,7 +3,8 @@
 // tokens, the external sources and the simulator, built once and shared by
 // every request.
 import { Effect, Layer } from "effect"
-import { SwapPrograms, type QuoteRequest } from "../api/programs.ts"
+import type { QuoteRequest } from "../pricer/index.ts"
+import { SwapPrograms } from "./programs.ts"
 import { Rpc } from "../chain/index.ts"
 import { Simulator } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"

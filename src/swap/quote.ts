@@ -4,12 +4,11 @@
 // services.
 import { Effect } from "effect"
 import type { Address } from "viem"
-import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "../api/errors.ts"
-import type { QuoteRequest } from "../api/programs.ts"
 import { MarketState, type World } from "../market/index.ts"
-import { price, sourceRequest, type Priced, type PricingTokens, type Refusal, type SourceRoute } from "../pricer/index.ts"
+import { price, sourceRequest, type Priced, type PricingTokens, type QuoteRequest, type Refusal, type SourceRoute } from "../pricer/index.ts"
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
+import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
 
 /** A World older than this (no successful refresh) is not quoted on. */
 const MAX_STALENESS_MS = 30_000

@@ -3,8 +3,8 @@
 // transaction and the approval it needs.
 import { Effect, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
-import { Internal, SimulationFailed, Unavailable, type SwapError } from "../api/errors.ts"
-import type { SwapRequest, SwapResponse } from "../api/programs.ts"
+import { Internal, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
+import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { decodeExecutorError, encodeExecute, executeValue } from "../chain/index.ts"
 import { Rpc, type RpcError } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"

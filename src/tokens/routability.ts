@@ -6,7 +6,7 @@
 import { Effect, Option } from "effect"
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
 import { read, type Read, type RpcError, type RpcService } from "../chain/index.ts"
-import { ownArtifact } from "../contracts/artifacts.ts"
+import { ownArtifact } from "../contracts/index.ts"
 
 export type UnroutableReason =
   /** a transfer delivers less than it debits */

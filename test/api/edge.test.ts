@@ -2,17 +2,8 @@
 // answers and for every error row the edge owns or maps from the programs.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import {
-  Internal,
-  InvalidRequest,
-  NoRoute,
-  SimulationFailed,
-  syntheticPrograms,
-  syntheticQuote,
-  syntheticSwap,
-  Timeout,
-  Unavailable,
-} from "../../src/api/index.ts"
+import { syntheticPrograms, syntheticQuote, syntheticSwap } from "../../src/api/index.ts"
+import { Internal, InvalidRequest, NoRoute, SimulationFailed, Timeout, Unavailable } from "../../src/swap/index.ts"
 import { answer, expectError, expectRequestId, post, quoteBody, startTestApi, swapBody, T, type TestApi } from "./support.ts"
 
 const QUOTE_JSON = {

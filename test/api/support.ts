@@ -5,7 +5,8 @@ import { Effect, type Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { startApiServer, syntheticPrograms, SYNTHETIC, type RunningApi, type SwapPrograms } from "../../src/api/index.ts"
+import { startApiServer, syntheticPrograms, SYNTHETIC, type RunningApi } from "../../src/api/index.ts"
+import type { SwapPrograms } from "../../src/swap/index.ts"
 
 export interface TestApi extends RunningApi {
   readonly dir: string

@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { compileAll, OUT_DIR, serializeArtifact } from "../../src/contracts/compile.ts"
+import { compileAll, OUT_DIR, serializeArtifact } from "../../src/contracts/index.ts"
 
 test("every artifact in contracts/out equals a fresh compile of contracts/src, and there are no others", () => {
   const fresh = compileAll()

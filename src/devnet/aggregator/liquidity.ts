@@ -13,7 +13,7 @@ import {
   type Address,
   type Hex,
 } from "viem"
-import { uniswapArtifact } from "../../contracts/artifacts.ts"
+import { uniswapArtifact } from "../../contracts/index.ts"
 
 export interface AggregatorPool {
   readonly address: Address

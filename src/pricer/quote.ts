@@ -1,9 +1,7 @@
-// The request programs behind the edge. The edge hands them requests that are
+// What a quote is: the request the pricer prices and the answer it gives,
 // already validated and typed (checksummed addresses, bigint amounts, defaults
-// applied) and encodes what they answer; they know nothing of HTTP.
-import { Context, type Effect } from "effect"
-import type { Address, Hex } from "viem"
-import type { QuoteError, SwapError } from "./errors.ts"
+// applied) by the edge; plain data, shared by the programs and the edge.
+import type { Address } from "viem"
 
 export const CHAIN_ID = 5042
 
@@ -20,15 +18,6 @@ export interface QuoteRequest {
   readonly feeRecipient: Address | null
   /** 0-2000; 50 when not sent */
   readonly slippageBps: number
-}
-
-export interface SwapRequest extends QuoteRequest {
-  /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */
-  readonly sender: Address
-  /** the sender when not sent; never the zero address, the executor or the native placeholder */
-  readonly recipient: Address
-  /** Unix seconds: in the future, at most one hour ahead; now + 20 minutes when not sent */
-  readonly deadline: number
 }
 
 export interface RouteHop {
@@ -76,43 +65,3 @@ export interface QuoteResponse {
   /** the block the prices, the fee and the route were read at */
   readonly blockNumber: bigint
 }
-
-export interface SwapTx {
-  /** the route executor */
-  readonly to: Address
-  readonly data: Hex
-  /** native USDC in 18-decimal units; 0 unless the input is native */
-  readonly value: bigint
-  /** simulated gas plus headroom; null when not simulated */
-  readonly gas: bigint | null
-}
-
-export interface Approval {
-  readonly token: Address
-  readonly spender: Address
-  readonly amount: bigint
-}
-
-export interface SwapResponse extends QuoteResponse {
-  readonly sender: Address
-  readonly recipient: Address
-  readonly deadline: number
-  readonly tx: SwapTx
-  /** null for native input */
-  readonly approval: Approval | null
-  readonly simulated: boolean
-}
-
-export interface SwapProgramsShape {
-  /** the route executor: fee recipients, senders and recipients may not be it; tx.to and approval.spender are it */
-  readonly executor: Address
-  readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
-  readonly swap: (request: SwapRequest) => Effect.Effect<SwapResponse, SwapError>
-}
-
-/**
- * The quote and swap programs. The edge runs each call under the configured
- * time budget (504 TIMEOUT past it) and interrupts it when the client goes away;
- * a defect becomes 502 INTERNAL and is logged with the request id.
- */
-export class SwapPrograms extends Context.Tag("api/SwapPrograms")<SwapPrograms, SwapProgramsShape>() {}

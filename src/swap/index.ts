@@ -1,0 +1,12 @@
+// The swap room's door: the request programs (their interface, requests,
+// answers and errors) and their wiring over the live services.
+export {
+  SwapPrograms,
+  type Approval,
+  type SwapProgramsShape,
+  type SwapRequest,
+  type SwapResponse,
+  type SwapTx,
+} from "./programs.ts"
+export { Internal, InvalidRequest, NoRoute, SimulationFailed, Timeout, Unavailable, type QuoteError, type SwapError } from "./errors.ts"
+export { chainServices, livePrograms, liveServices } from "./live.ts"

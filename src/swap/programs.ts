@@ -1,0 +1,56 @@
+// The request programs behind the edge: their interface, the swap's request
+// and answer. The edge hands them requests that are already validated and
+// typed and encodes what they answer; they know nothing of HTTP.
+import { Context, type Effect } from "effect"
+import type { Address, Hex } from "viem"
+import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import type { QuoteError, SwapError } from "./errors.ts"
+
+export interface SwapRequest extends QuoteRequest {
+  /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */
+  readonly sender: Address
+  /** the sender when not sent; never the zero address, the executor or the native placeholder */
+  readonly recipient: Address
+  /** Unix seconds: in the future, at most one hour ahead; now + 20 minutes when not sent */
+  readonly deadline: number
+}
+
+export interface SwapTx {
+  /** the route executor */
+  readonly to: Address
+  readonly data: Hex
+  /** native USDC in 18-decimal units; 0 unless the input is native */
+  readonly value: bigint
+  /** simulated gas plus headroom; null when not simulated */
+  readonly gas: bigint | null
+}
+
+export interface Approval {
+  readonly token: Address
+  readonly spender: Address
+  readonly amount: bigint
+}
+
+export interface SwapResponse extends QuoteResponse {
+  readonly sender: Address
+  readonly recipient: Address
+  readonly deadline: number
+  readonly tx: SwapTx
+  /** null for native input */
+  readonly approval: Approval | null
+  readonly simulated: boolean
+}
+
+export interface SwapProgramsShape {
+  /** the route executor: fee recipients, senders and recipients may not be it; tx.to and approval.spender are it */
+  readonly executor: Address
+  readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
+  readonly swap: (request: SwapRequest) => Effect.Effect<SwapResponse, SwapError>
+}
+
+/**
+ * The quote and swap programs. The edge runs each call under the configured
+ * time budget (504 TIMEOUT past it) and interrupts it when the client goes away;
+ * a defect becomes 502 INTERNAL and is logged with the request id.
+ */
+export class SwapPrograms extends Context.Tag("api/SwapPrograms")<SwapPrograms, SwapProgramsShape>() {}
