@@ -60,6 +60,8 @@ interface TokenSlots {
  * at +8% (a least limit below that is overstated by at most 8%) and climbs in steps of 3%.
  */
 const GAS_GRID: readonly bigint[] = [10_800n, 11_100n, 11_400n, 11_700n, 12_000n, 12_300n, 12_600n, 12_900n, 13_200n, 13_600n, 14_000n]
+/** Grid limits up to here (+26%) are the executor's usual range; a first success later is checked against eth_estimateGas. */
+const GRID_TRUSTED = 7
 
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
@@ -169,8 +171,12 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         const limits = GAS_GRID.map((bps) => (gasUsed * bps + 9_999n) / 10_000n)
         const [calls] = yield* simulateNext(params, stateOverride, limits.map((gas) => callOf(params, gas)))
         const first = calls!.findIndex((c) => c.success)
-        if (first >= 0) return limits[first]
-        return yield* estimate(params, stateOverride)
+        if (first >= 0 && first < GRID_TRUSTED) return limits[first]
+        // past the routes' usual range (or past the grid): the node's own search decides, and the
+        // lower of two limits that both succeed is kept
+        const searched = yield* estimate(params, stateOverride)
+        if (first < 0) return searched
+        return searched !== undefined && searched < limits[first]! ? searched : limits[first]
       })
 
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
