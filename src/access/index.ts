@@ -30,13 +30,7 @@ export {
   type TokenBucketsShape,
 } from "./limits.ts"
 export { MIGRATIONS, MIGRATIONS_TABLE } from "./pg-key-store.ts"
-export {
-  LimitStoreMetrics,
-  makeLimitStore,
-  makeRedisInFlight,
-  makeRedisTokenBuckets,
-  RedisCallError,
-  type LimitStore,
-  type RedisInFlightShape,
-} from "./redis-limits.ts"
+export { makeRedisTokenBuckets } from "./redis-buckets.ts"
+export { makeRedisInFlight, type RedisInFlightShape } from "./redis-leases.ts"
+export { LimitStoreMetrics, makeLimitStore, RedisCallError, type LimitStore } from "./redis-store.ts"
 export { AccessLive, ApiKeysLive, LimitsLive, MemoryLimitsLive, RedisLimitsLive, SharedLimitStore } from "./live.ts"

@@ -2,7 +2,8 @@
 // state in a map that only its own operations touch, one synchronous step at a
 // time, and drops entries that carry no information (a full bucket, a count of
 // zero), so idle keys and addresses cost nothing. These are the default; the
-// same shapes over Redis (redis-limits.ts) share the limits between instances.
+// same shapes over Redis (redis-buckets.ts, redis-leases.ts) share the limits
+// between instances.
 import { Clock, Context, Data, Duration, Effect, Layer, Schedule } from "effect"
 
 const MINUTE_MS = 60_000

@@ -5,7 +5,9 @@ import { Context, Effect, Layer, Option } from "effect"
 import { AppConfig, type SharedLimitsConfig } from "../config/index.ts"
 import { ApiKeys, type KeyStoreError } from "./api-keys.ts"
 import { BadKeyLimits, InFlight, RateLimits } from "./limits.ts"
-import { makeLimitStore, makeRedisInFlight, makeRedisTokenBuckets, type LimitStore } from "./redis-limits.ts"
+import { makeRedisTokenBuckets } from "./redis-buckets.ts"
+import { makeRedisInFlight } from "./redis-leases.ts"
+import { makeLimitStore, type LimitStore } from "./redis-store.ts"
 
 /** The shared limit store (Redis), when limits are shared; none when each instance keeps its own. */
 export class SharedLimitStore extends Context.Tag("access/SharedLimitStore")<SharedLimitStore, Option.Option<LimitStore>>() {}

@@ -3,7 +3,6 @@
 // tokens, the external sources and the simulator, built once and shared by
 // every request.
 import { Effect, Layer } from "effect"
-import type { QuoteRequest } from "../pricer/index.ts"
 import { SwapPrograms } from "./programs.ts"
 import { Rpc } from "../chain/index.ts"
 import { Simulator } from "../chain/index.ts"
@@ -11,8 +10,7 @@ import { MarketState } from "../market/index.ts"
 import { externalSources, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "../config/index.ts"
-import { quoteProgram, quoteServices } from "./quote.ts"
-import { makeQuoteCache } from "./quote-cache.ts"
+import { makeQuoteServices, quoteProgram } from "./quote.ts"
 import { swapProgram } from "./swap.ts"
 
 /** How often the market looks for a new block: Arc makes one about every half second. */
@@ -43,22 +41,11 @@ const programsLayer = (settings: ChainSettings) =>
     SwapPrograms,
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
-      const services = yield* quoteServices
-      // the own router's answer is a function of the World; an aggregator's may change within a block
-      const cacheable = services.sources.length === 0
-      const cache = makeQuoteCache()
-      const priced = (request: QuoteRequest) =>
-        Effect.tap(quoteProgram(services, request), (response) => cache.set(response.blockNumber, request, response))
+      const services = yield* makeQuoteServices
       return {
         executor: settings.executor,
-        quote: (request) =>
-          !cacheable
-            ? quoteProgram(services, request)
-            : Effect.flatMap(services.market.snapshot, (world) => {
-                const hit = cache.get(world.blockNumber, request)
-                return hit !== undefined ? Effect.succeed(hit) : priced(request)
-              }),
-        swap: (request) => Effect.provide(swapProgram(request), context),
+        quote: (request) => quoteProgram(services, request),
+        swap: (request) => Effect.provide(swapProgram(services, request), context),
       }
     }),
   )

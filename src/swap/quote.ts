@@ -2,13 +2,14 @@
 // the token registry (cached), the external aggregators asked over the same
 // World, and the pure pricer. The only place, with swap.ts, that composes
 // services.
-import { Effect } from "effect"
+import { Cache, Data, Duration, Effect, Equal, Hash } from "effect"
 import type { Address } from "viem"
 import { MarketState, type World } from "../market/index.ts"
-import { price, sourceRequest, type Priced, type PricingTokens, type QuoteRequest, type Refusal, type SourceRoute } from "../pricer/index.ts"
+import { price, sourceRequest, type Priced, type PricingTokens, type QuoteRequest, type QuoteResponse, type Refusal, type SourceRoute } from "../pricer/index.ts"
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
+import { makeQuoteCache, type QuoteCache } from "./quote-cache.ts"
 
 /** A World older than this (no successful refresh) is not quoted on. */
 const MAX_STALENESS_MS = 30_000
@@ -31,14 +32,54 @@ const refused = (r: Refusal): QuoteError => {
   }
 }
 
-/** The services a quote reads, resolved once (not looked up in the context on every request). */
+/** What a quote reads, resolved once when the programs are built, not on every request. */
 export interface QuoteServices {
   readonly market: MarketState["Type"]
-  readonly tokens: Tokens["Type"]
   readonly sources: Sources["Type"]
+  /** the request's two tokens, normalized and checked (each token's answers cached by the registry) */
+  readonly tokensOf: (world: World, request: QuoteRequest) => Effect.Effect<PricingTokens, QuoteError>
+  /** answers given within the World's block, when every source is a function of the World */
+  readonly quoteCache: QuoteCache | undefined
 }
 
-export const quoteServices: Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> = Effect.all({ market: MarketState, tokens: Tokens, sources: Sources })
+/**
+ * A pair of tokens as a request names them; the World rides along for the look-up (the pools
+ * holding a token are the holders its routability is probed with).
+ */
+class TokenPair extends Data.Class<{ readonly key: string; readonly world: World; readonly request: QuoteRequest }> {
+  [Equal.symbol](that: Equal.Equal): boolean {
+    return that instanceof TokenPair && that.key === this.key
+  }
+  [Hash.symbol](): number {
+    return Hash.string(this.key)
+  }
+}
+
+/** How many token pairs the quote keeps; each pair's answer is as old as its tokens' routability allows. */
+const PAIR_CACHE_CAPACITY = 10_000
+const PAIR_TTL = Duration.minutes(10)
+
+export const makeQuoteServices: Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> = Effect.gen(function* () {
+  const market = yield* MarketState
+  const tokens = yield* Tokens
+  const sources = yield* Sources
+  // one look-up per request for both tokens; a failure or an unverified token is asked again next time
+  const pairs = yield* Cache.make({
+    capacity: PAIR_CACHE_CAPACITY,
+    timeToLive: PAIR_TTL,
+    lookup: (pair: TokenPair) => checkTokens(tokens, pair.world, pair.request),
+  })
+  const verified = (t: PricingTokens) =>
+    (t.routableIn.routable || t.routableIn.reason !== "unverified") && (t.routableOut.routable || t.routableOut.reason !== "unverified")
+  const tokensOf = (world: World, request: QuoteRequest) => {
+    const pair = new TokenPair({ key: `${request.tokenIn}|${request.tokenOut}`, world, request })
+    return pairs.get(pair).pipe(
+      Effect.tapBoth({ onFailure: () => pairs.invalidate(pair), onSuccess: (t) => (verified(t) ? Effect.void : pairs.invalidate(pair)) }),
+    )
+  }
+  // the own router's answer is a function of the World; an aggregator's may change within a block
+  return { market, sources, tokensOf, quoteCache: sources.length === 0 ? makeQuoteCache() : undefined }
+})
 
 /** The latest World, unless the market has failed to refresh it for too long. */
 const latestWorld = (market: MarketState["Type"]) =>
@@ -47,7 +88,7 @@ const latestWorld = (market: MarketState["Type"]) =>
   )
 
 /** The request's tokens: normalized, and checked for routability against the pools that hold them. */
-const tokensOf = (tokens: Tokens["Type"], world: World, request: QuoteRequest): Effect.Effect<PricingTokens, QuoteError> => {
+const checkTokens = (tokens: Tokens["Type"], world: World, request: QuoteRequest): Effect.Effect<PricingTokens, QuoteError> => {
     const normalize = (field: "tokenIn" | "tokenOut", address: Address) =>
       tokens.normalize(address).pipe(
         Effect.catchTags({
@@ -105,18 +146,30 @@ const externalAnswers = (
 
 /** The request priced on the latest World: every source's route best first, or a QuoteError. */
 export const priceRequest = (services: QuoteServices, request: QuoteRequest, options: { readonly sender?: Address } = {}): Effect.Effect<Priced, QuoteError> =>
-  Effect.flatMap(latestWorld(services.market), (world) =>
-    Effect.flatMap(tokensOf(services.tokens, world, request), (tokens) =>
-      Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
-        const priced = price(world, tokens, request, external)
-        return "kind" in priced ? Effect.fail(refused(priced)) : Effect.succeed(priced)
-      }),
-    ),
+  Effect.flatMap(latestWorld(services.market), (world) => pricedOn(services, world, request, options))
+
+/** The request priced on `world`: the tokens, the external sources' answers, the pricer. */
+const pricedOn = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<Priced, QuoteError> =>
+  Effect.flatMap(services.tokensOf(world, request), (tokens) =>
+    Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
+      const priced = price(world, tokens, request, external)
+      return "kind" in priced ? Effect.fail(refused(priced)) : Effect.succeed(priced)
+    }),
   )
 
-/** The best route's quote; its source's win counted. */
-export const quoteProgram = (services: QuoteServices, request: QuoteRequest) =>
-  Effect.flatMap(priceRequest(services, request), (priced) => {
-    const best = priced.candidates[0]!
-    return Effect.as(countSource("wins", best.source), priced.respond(best))
+/**
+ * The best route's quote, its source's win counted: one read of the latest World, and the answer
+ * already given within its block when there is one.
+ */
+export const quoteProgram = (services: QuoteServices, request: QuoteRequest): Effect.Effect<QuoteResponse, QuoteError> =>
+  Effect.flatMap(latestWorld(services.market), (world) => {
+    const cache = services.quoteCache
+    const hit = cache?.get(world.blockNumber, request)
+    if (hit !== undefined) return Effect.succeed(hit)
+    return Effect.flatMap(pricedOn(services, world, request, {}), (priced) => {
+      const best = priced.candidates[0]!
+      const response = priced.respond(best)
+      cache?.set(world.blockNumber, request, response)
+      return Effect.as(countSource("wins", best.source), response)
+    })
   })

@@ -12,7 +12,7 @@ import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
 import type { Tokens } from "../tokens/index.ts"
-import { priceRequest, quoteServices } from "./quote.ts"
+import { priceRequest, type QuoteServices } from "./quote.ts"
 
 /**
  * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
@@ -85,11 +85,12 @@ type Attempt =
   | { readonly kind: "refused"; readonly reason: string | undefined; readonly detail: string }
 
 export const swapProgram = (
+  services: QuoteServices,
   request: SwapRequest,
 ): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
     yield* catchUpWithHead
-    const priced = yield* priceRequest(yield* quoteServices, request, { sender: request.sender })
+    const priced = yield* priceRequest(services, request, { sender: request.sender })
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
