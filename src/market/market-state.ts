@@ -9,7 +9,7 @@
 // between polls are processed as one step. A head below the processed block (a
 // node reset) rebuilds the market from `fromBlock`. Arc finalizes blocks
 // deterministically, so reorgs above the head are not handled.
-import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { Rpc, RpcError } from "../chain/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { MarketConfig } from "./market-config.ts"
@@ -39,11 +39,19 @@ export interface MarketStateService {
   /** the first snapshot at or after `blockNumber` (waits for it; add a timeout) */
   readonly awaitBlock: (blockNumber: bigint) => Effect.Effect<World>
   readonly staleness: Effect.Effect<Staleness>
+  /**
+   * The latest World, unless refreshing it has been failing for longer than `maxStaleMs`: what a
+   * quote reads (one read while the chain answers).
+   */
+  readonly freshWorld: (maxStaleMs: number) => Effect.Effect<World, MarketStale>
   /** discovered pools that are not published, by id, with the reason */
   readonly excluded: Effect.Effect<ReadonlyMap<string, string>>
   /** the half-width of the tick window (ticks) */
   readonly tickWindow: number
 }
+
+/** The market has not been refreshed for too long to quote on. */
+export class MarketStale extends Data.TaggedError("MarketStale")<{ readonly sinceSuccessMs: number }> {}
 
 export const makeMarketState = (config: MarketConfig) =>
   Effect.gen(function* () {
@@ -134,6 +142,16 @@ export const makeMarketState = (config: MarketConfig) =>
       } satisfies Staleness
     })
 
+    // plain flatMaps: read on every quote
+    const freshWorld = (maxStaleMs: number): Effect.Effect<World, MarketStale> =>
+      Effect.flatMap(Ref.get(health), (h) =>
+        h.consecutiveFailures === 0
+          ? snapshot
+          : Effect.flatMap(Clock.currentTimeMillis, (now) =>
+              now - h.lastSuccessAt > maxStaleMs ? Effect.fail(new MarketStale({ sinceSuccessMs: now - h.lastSuccessAt })) : snapshot,
+            ),
+      )
+
     const awaitBlock = Effect.fn("MarketState.awaitBlock")(function* (blockNumber: bigint) {
       const found = yield* ref.changes.pipe(
         Stream.filter((s) => s.blockNumber >= blockNumber),
@@ -147,6 +165,7 @@ export const makeMarketState = (config: MarketConfig) =>
       changes: ref.changes,
       awaitBlock,
       staleness,
+      freshWorld,
       excluded: Ref.get(excludedRef),
       tickWindow: halfWidth,
     } satisfies MarketStateService

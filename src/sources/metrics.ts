@@ -1,7 +1,7 @@
 // Counters per route source (tag `source`): how often each was asked, won,
 // timed out, failed, was skipped by its circuit breaker, or had its route
 // rejected by the sender's simulation. Effect metrics: any exporter reads them.
-import { Effect, Metric } from "effect"
+import { Effect, Metric, type MetricLabel } from "effect"
 
 const counter = (name: string, description: string) => Metric.counter(name, { description, incremental: true })
 
@@ -28,8 +28,13 @@ const taggedCounter = (metric: SourceMetricName, source: string): Metric.Metric.
   return counter
 }
 
-/** Adds one to a counter for a source. */
-export const countSource = (metric: SourceMetricName, source: string): Effect.Effect<void> => Metric.increment(taggedCounter(metric, source))
+const NO_EXTRA_TAGS: ReadonlyArray<MetricLabel.MetricLabel> = []
+
+/** Adds one to a counter for a source (once per quote: the counter's own update, without the fiber's metric labels). */
+export const countSource = (metric: SourceMetricName, source: string): Effect.Effect<void> => {
+  const counter = taggedCounter(metric, source)
+  return Effect.sync(() => counter.unsafeUpdate(1, NO_EXTRA_TAGS))
+}
 
 export type SourceCounts = { readonly [K in SourceMetricName]: number }
 

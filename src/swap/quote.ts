@@ -83,9 +83,7 @@ export const makeQuoteServices: Effect.Effect<QuoteServices, never, MarketState 
 
 /** The latest World, unless the market has failed to refresh it for too long. */
 const latestWorld = (market: MarketState["Type"]) =>
-  Effect.flatMap(market.staleness, (health) =>
-    health.failing && health.sinceSuccessMs > MAX_STALENESS_MS ? Effect.fail(unavailable(`market state is ${health.sinceSuccessMs} ms stale`)) : market.snapshot,
-  )
+  Effect.catchTag(market.freshWorld(MAX_STALENESS_MS), "MarketStale", (e) => Effect.fail(unavailable(`market state is ${e.sinceSuccessMs} ms stale`)))
 
 /** The request's tokens: normalized, and checked for routability against the pools that hold them. */
 const checkTokens = (tokens: Tokens["Type"], world: World, request: QuoteRequest): Effect.Effect<PricingTokens, QuoteError> => {

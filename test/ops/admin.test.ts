@@ -32,6 +32,7 @@ const market: MarketStateService = {
   snapshot: unexpected("snapshot"),
   changes: undefined as never,
   awaitBlock: () => unexpected("awaitBlock"),
+  freshWorld: () => unexpected("freshWorld"),
   excluded: unexpected("excluded"),
   tickWindow: 0,
 }
