@@ -2,7 +2,9 @@
 // bigint arithmetic: no Effect, no I/O.
 import type { UsdPrice } from "./usd-price.ts"
 
-const pow10 = (n: number): bigint => 10n ** BigInt(n)
+// decimals of tokens and feeds: 0 to 36 cover every real case; computed once (a bigint power per quote shows in profiles)
+const POW10: readonly bigint[] = Array.from({ length: 37 }, (_, i) => 10n ** BigInt(i))
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n)
 
 /** Rounds num/den to the nearest integer, halves away from zero. */
 const roundDiv = (num: bigint, den: bigint): bigint => {
