@@ -1,10 +1,10 @@
 // The exchange of an admitted request: content type, body (16 KB, within
 // BODY_TIMEOUT_MS), JSON, fields (400 / 413), the program under its time
 // budget (504 TIMEOUT), the encoded answer. Every log line the program writes
-// carries the request id.
+// carries the request id (the program's fiber inherits the request's annotations).
 import { Clock, Effect, Either } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
-import { makeBudgetRunner } from "./budget.ts"
+import { withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
 import { SwapPrograms, Timeout } from "../swap/index.ts"
 import type { ApiError } from "./errors.ts"
@@ -19,7 +19,6 @@ export type ExchangeSettings = Pick<AppConfigShape, "quoteTimeoutMs" | "swapTime
 export const makeExchange = (settings: ExchangeSettings) =>
   Effect.gen(function* () {
     const programs = yield* SwapPrograms
-    const withBudget = makeBudgetRunner(yield* Effect.runtime<never>())
     const quoteTimeout = () => new Timeout({ detail: `quote over ${settings.quoteTimeoutMs} ms` })
     const swapTimeout = () => new Timeout({ detail: `swap over ${settings.swapTimeoutMs} ms` })
 
@@ -33,14 +32,14 @@ export const makeExchange = (settings: ExchangeSettings) =>
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
             onRight: (req) =>
-              Effect.flatMap(withBudget(Effect.annotateLogs(programs.quote(req), "requestId", x.requestId), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
+              Effect.flatMap(withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
                 encodeQuoteResponse(req, answer, x.requestId)),
           })
         }
         return Either.match(decodeSwapRequest(body, rules), {
           onLeft: Effect.fail,
           onRight: (req) =>
-            Effect.flatMap(withBudget(Effect.annotateLogs(programs.swap(req), "requestId", x.requestId), settings.swapTimeoutMs, swapTimeout), (answer) =>
+            Effect.flatMap(withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout), (answer) =>
               encodeSwapResponse(req, answer, programs.executor, x.requestId)),
         })
       })
