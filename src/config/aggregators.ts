@@ -3,13 +3,12 @@
 // each entry decoded and checked here (kinds, names, URLs, ranges), the list as
 // a whole against the quote's time budget.
 import { Schema } from "effect"
+import { OWN_ROUTER } from "../pricer/index.ts"
 import type { JsonVariable } from "./json-variable.ts"
 
 /** The API shapes the service has a client for. */
 export const AGGREGATOR_KINDS = ["0x-v2", "kyberswap"] as const
 
-/** The own router's name in routes, logs and metrics: no aggregator may take it. */
-export const OWN_ROUTER_NAME = "router"
 
 /** A source's time budget when its entry gives none. */
 export const DEFAULT_AGGREGATOR_TIMEOUT_MS = 1_500
@@ -24,7 +23,7 @@ const text = Schema.String.annotations({ message: () => "must be a string" })
 const AggregatorEntry = Schema.Struct({
   name: text.pipe(
     Schema.filter((name) => /^[A-Za-z0-9][A-Za-z0-9._-]{0,39}$/.test(name) || `"${name}" must be 1-40 letters, digits, . _ -`),
-    Schema.filter((name) => name !== OWN_ROUTER_NAME || `"${name}" is the own router's`),
+    Schema.filter((name) => name !== OWN_ROUTER || `"${name}" is the own router's`),
   ),
   kind: text.pipe(Schema.filter((kind) => (AGGREGATOR_KINDS as readonly string[]).includes(kind) || `"${kind}" is not one of ${AGGREGATOR_KINDS.join(", ")}`)),
   url: text.pipe(Schema.filter((url) => /^https?:\/\/[^\s]+$/.test(url) || `"${url}" is not an http(s) URL`)),

@@ -16,7 +16,7 @@ export {
   type ChainSettings,
 } from "./chain.ts"
 export { VENUE_KINDS, Venue, type VenueKind } from "./dexes.ts"
-export { AGGREGATOR_KINDS, DEFAULT_AGGREGATOR_TIMEOUT_MS, OWN_ROUTER_NAME, type AggregatorSettings } from "./aggregators.ts"
+export { AGGREGATOR_KINDS, DEFAULT_AGGREGATOR_TIMEOUT_MS, type AggregatorSettings } from "./aggregators.ts"
 export type { PriceFeedSettings } from "./price-feeds.ts"
 export { manifestProvider, manifestVariables, withManifest, type ManifestSource } from "./manifest-source.ts"
 export { ServiceConfigLive } from "./service-config.ts"

@@ -5,6 +5,7 @@
 // the input, calls it with the aggregator's calldata, and measures its own
 // balance change of the output).
 import { Data, Duration, Effect } from "effect"
+import type { AGGREGATOR_KINDS } from "../config/index.ts"
 import { getAddress, isAddress, type Address, type Hex } from "viem"
 import { GAS } from "../routing/index.ts"
 import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
@@ -13,7 +14,6 @@ import type { SourceRequest, SourceRoute } from "../pricer/index.ts"
 import { SourceError, type Source } from "./source.ts"
 
 /** The API shapes a source can speak (AGGREGATORS `kind`). */
-export const AGGREGATOR_KINDS = ["0x-v2", "kyberswap"] as const
 export type AggregatorKind = (typeof AGGREGATOR_KINDS)[number]
 
 /** One external aggregator as a deployment configures it (an AGGREGATORS entry). */

@@ -2,7 +2,6 @@
 export { Sources, SourceError, isExternalRoute, type Source } from "./source.ts"
 export {
   AGGREGATOR_DEFAULTS,
-  AGGREGATOR_KINDS,
   DEFAULT_AGGREGATOR_GAS,
   EXTERNAL_HOP_OVERHEAD_GAS,
   externalRouteGas,
@@ -13,7 +12,7 @@ export {
   type ExternalContext,
   type ExternalSource,
 } from "./external.ts"
-export { checkAggregatorConfig, externalSources } from "./configure.ts"
+export { externalSources } from "./configure.ts"
 export { zeroExSource, ZEROEX_QUOTE_PATH } from "./zeroex.ts"
 export { kyberSwapSource, KYBERSWAP_BUILD_PATH, KYBERSWAP_DEFAULT_CLIENT_ID, KYBERSWAP_ROUTES_PATH } from "./kyberswap.ts"
 export { makeCircuitBreaker, type CircuitBreaker, type CircuitBreakerOptions, type CircuitState } from "./circuit-breaker.ts"
