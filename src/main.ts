@@ -8,7 +8,6 @@
 import { Effect, Layer } from "effect"
 import { dirname, resolve } from "node:path"
 import { ApiKeys } from "./access/index.ts"
-import { ApiServer } from "./api/index.ts"
 import { apiService, exitWithParent, LiveProgramsFromConfig, parsePort, runCommand, StartError } from "./cli/index.ts"
 import { AppConfig, ChainConfig, manifestProvider } from "./config/index.ts"
 import { portInUse } from "./devnet/index.ts"

@@ -5,7 +5,7 @@
 import { Data } from "effect"
 
 // the programs' errors are theirs (src/swap); the edge adds its own and maps them all
-import { Internal, InvalidRequest, NoRoute, SimulationFailed, Timeout, Unavailable, type SwapError } from "../swap/index.ts"
+import type { SwapError } from "../swap/index.ts"
 
 // --- what the edge adds --------------------------------------------------------
 

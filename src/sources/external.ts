@@ -4,7 +4,7 @@
 // (one split, one external hop: the executor approves the router for exactly
 // the input, calls it with the aggregator's calldata, and measures its own
 // balance change of the output).
-import { Data, Duration, Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { AGGREGATOR_KINDS } from "../config/index.ts"
 import { getAddress, isAddress, type Address, type Hex } from "viem"
 import { GAS } from "../routing/index.ts"
