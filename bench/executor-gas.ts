@@ -1,18 +1,22 @@
-// Gas of RouteExecutor.execute on a fresh devnet (default scenario):
+// Gas of RouteExecutor.execute on a fresh devnet (default scenario), per hop kind:
 //  - a single-hop V3 swap, beside the same swap through Uniswap's own SwapRouter
 //    (v3-periphery's exactInputSingle): target within 15% of SwapRouter;
+//  - a single-hop V2 swap and a single-hop V4 swap (venues 1 and 3);
+//  - a single stable-pool hop, beside the same swap through the pool's own exchange() called
+//    directly (a StableSwapPool of USDT and EURC deployed and registered here);
 //  - a 2-split, 2-hop route mixing V2, V3 and V4.
-// Both single-hop swaps go between two standard test tokens, from an account that holds both,
-// to the same recipient, with unlimited allowances, after one warm-up swap each (so the fee
-// collector already holds the output token, as it does in steady state). Each figure is the
-// median gasUsed of several mined transactions.
-import { encodeFunctionData, getAddress, maxUint256, type Abi, type Address, type Hex } from "viem"
+// Every swap goes between two standard test tokens, from an account that holds both, to the
+// same recipient, with unlimited allowances, after one warm-up swap each (so the fee collector
+// already holds the output token, as it does in steady state). Each figure is the median
+// gasUsed of several mined transactions. Hops name the devnet's venues by their executor ids.
+import { encodeFunctionData, getAddress, maxUint256, parseAbi, type Abi, type Address, type Hex } from "viem"
 import { uniswapArtifact, ownArtifact } from "../src/contracts/artifacts.ts"
 import { encodeExecute, type ExecuteParams } from "../src/chain/execute-call.ts"
 import type { Route, RouteHop } from "../src/chain/route-encoding.ts"
 import { devnetClient } from "../src/devnet/clients.ts"
 import { startDevnet } from "../src/devnet/devnet.ts"
 import { testAccounts } from "../src/devnet/accounts.ts"
+import { executorVenueIds, isPairPool, manifestVenue } from "../src/devnet/manifest.ts"
 import type { Measurement } from "./measurement.ts"
 
 /** A row of the bench table (bench/measurement.ts). */
@@ -20,6 +24,10 @@ export type GasMeasurement = Measurement
 
 const ROUNDS = 5
 const median = (xs: readonly number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const stableAbi = parseAbi([
+  "function add_liquidity(uint256[2], uint256) returns (uint256)",
+  "function exchange(int128, int128, uint256, uint256) returns (uint256)",
+])
 
 export async function run(): Promise<GasMeasurement[]> {
   const devnet = await startDevnet({ port: 0 })
@@ -27,10 +35,12 @@ export async function run(): Promise<GasMeasurement[]> {
     const m = devnet.manifest
     const client = devnetClient(devnet.node.rpcUrl)
     const erc20: Abi = ownArtifact("TestToken").abi
+    const executorAbi = ownArtifact("RouteExecutor").abi
     const user = getAddress(testAccounts[0]!.address)
     const owner = getAddress(m.owner.address)
     const executor = getAddress(m.executor)
     const token = (symbol: string) => getAddress(m.tokens[symbol]!.address)
+    const venue = (name: string) => executorVenueIds(m).get(name)!
 
     const send = async (from: Address, to: Address, data: Hex) => {
       // an explicit limit (the node's estimate can fall short); gasUsed does not depend on it
@@ -39,35 +49,44 @@ export async function run(): Promise<GasMeasurement[]> {
       if (receipt.status !== "success") throw new Error(`transaction to ${to} reverted`)
       return Number(receipt.gasUsed)
     }
-    const approve = (t: Address, spender: Address) =>
-      send(user, t, encodeFunctionData({ abi: erc20, functionName: "approve", args: [spender, maxUint256] }))
+    const deploy = async (artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
+      const hash = await client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: owner, chain: client.chain })
+      return getAddress((await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).contractAddress!)
+    }
+    const approve = (from: Address, t: Address, spender: Address) =>
+      send(from, t, encodeFunctionData({ abi: erc20, functionName: "approve", args: [spender, maxUint256] }))
 
     const swapRouterArtifact = uniswapArtifact("SwapRouter")
-    const deployHash = await client.deployContract({
-      abi: swapRouterArtifact.abi,
-      bytecode: swapRouterArtifact.bytecode,
-      args: [m.dexes["uniswap-v3"].factory, token("USDC")],
-      account: owner,
-      chain: client.chain,
-    })
-    const swapRouter = (await client.waitForTransactionReceipt({ hash: deployHash, pollingInterval: 20 })).contractAddress!
+    const swapRouter = await deploy(swapRouterArtifact, [manifestVenue(m, "uniswap-v3", "uniswap-v3").factory, token("USDC")])
 
     const cirBTC = token("cirBTC")
     const WBTC = token("WBTC")
     const USDT = token("USDT")
-    for (const t of [cirBTC, USDT]) {
-      await approve(t, executor)
-      await approve(t, swapRouter)
+    const WETH = token("WETH")
+    const EURC = token("EURC")
+    const USDC = token("USDC")
+
+    // a StableSwapPool of USDT and EURC (A 500, 4 bps), 1,000,000 of each from the owner, registered on the executor
+    const stablePool = await deploy(ownArtifact("StableSwapPool"), [[USDT, EURC], 500n, 4_000_000n])
+    for (const t of [USDT, EURC]) {
+      await send(owner, t, encodeFunctionData({ abi: erc20, functionName: "mint", args: [owner, 10n ** 12n] }))
+      await approve(owner, t, stablePool)
     }
-    const protocolFeeBps = Number(await client.readContract({ address: executor, abi: ownArtifact("RouteExecutor").abi, functionName: "protocolFeeBps" }))
+    await send(owner, stablePool, encodeFunctionData({ abi: stableAbi, functionName: "add_liquidity", args: [[10n ** 12n, 10n ** 12n], 0n] }))
+    await send(owner, executor, encodeFunctionData({ abi: executorAbi, functionName: "setStablePool", args: [stablePool, true] }))
+
+    for (const t of [cirBTC, USDT, WETH]) await approve(user, t, executor)
+    for (const t of [cirBTC, USDT]) await approve(user, t, swapRouter)
+    await approve(user, USDT, stablePool)
+    const protocolFeeBps = Number(await client.readContract({ address: executor, abi: executorAbi, functionName: "protocolFeeBps" }))
     const deadline = (await client.getBlock()).timestamp + 86_400n
 
     const amountIn = 100_000n // 0.001 cirBTC: stays inside one tick range
-    const executeCall = (route: Route, tokenIn: Address, tokenOut: Address, amount: bigint): Hex => {
-      const params: ExecuteParams = { tokenIn, tokenOut, amountIn: amount, minAmountOut: 0n, recipient: user, deadline, feeBps: 0, protocolFeeBps, route }
+    const executeCall = (route: Route, tokenIn: Address, tokenOut: Address, amount: bigint, feeBps = protocolFeeBps): Hex => {
+      const params: ExecuteParams = { tokenIn, tokenOut, amountIn: amount, minAmountOut: 0n, recipient: user, deadline, feeBps: 0, protocolFeeBps: feeBps, route }
       return encodeExecute(params)
     }
-    const v3Hop: RouteHop = { kind: "v3", tokenIn: cirBTC, tokenOut: WBTC, fee: 500 }
+    const v3Hop: RouteHop = { kind: "v3", venue: venue("uniswap-v3"), tokenIn: cirBTC, tokenOut: WBTC, fee: 500 }
     const single = executeCall([{ shareBps: 10_000, hops: [v3Hop] }], cirBTC, WBTC, amountIn)
     const viaSwapRouter = encodeFunctionData({
       abi: swapRouterArtifact.abi,
@@ -76,19 +95,12 @@ export async function run(): Promise<GasMeasurement[]> {
     })
 
     // USDT -> USDC: 60% V2 USDT/WETH then V3 WETH/USDC; 40% V4 USDT/EURC then V3 EURC/USDC
-    const WETH = token("WETH")
-    const EURC = token("EURC")
-    const USDC = token("USDC")
-    const eurcUsdt = m.pools.find((p) => p.dex === "uniswap-v4" && p.tokens.includes("USDT") && p.tokens.includes("EURC"))!
+    const eurcUsdt = m.pools.filter(isPairPool).find((p) => p.dex === "uniswap-v4" && p.tokens.includes("USDT") && p.tokens.includes("EURC"))!
+    const v4Hop: RouteHop = { kind: "v4", venue: venue("uniswap-v4"), tokenIn: USDT, tokenOut: EURC, fee: eurcUsdt.fee!, tickSpacing: eurcUsdt.tickSpacing!, hooks: getAddress(eurcUsdt.hooks!) }
+    const v2Hop: RouteHop = { kind: "v2", venue: venue("uniswap-v2"), tokenIn: USDT, tokenOut: WETH }
     const mixed: Route = [
-      { shareBps: 6_000, hops: [{ kind: "v2", tokenIn: USDT, tokenOut: WETH }, { kind: "v3", tokenIn: WETH, tokenOut: USDC, fee: 500 }] },
-      {
-        shareBps: 4_000,
-        hops: [
-          { kind: "v4", tokenIn: USDT, tokenOut: EURC, fee: eurcUsdt.fee!, tickSpacing: eurcUsdt.tickSpacing!, hooks: getAddress(eurcUsdt.hooks!) },
-          { kind: "v3", tokenIn: EURC, tokenOut: USDC, fee: 500 },
-        ],
-      },
+      { shareBps: 6_000, hops: [v2Hop, { kind: "v3", venue: venue("uniswap-v3"), tokenIn: WETH, tokenOut: USDC, fee: 500 }] },
+      { shareBps: 4_000, hops: [v4Hop, { kind: "v3", venue: venue("uniswap-v3"), tokenIn: EURC, tokenOut: USDC, fee: 500 }] },
     ]
     const splitCall = executeCall(mixed, USDT, USDC, 1_000_000_000n)
 
@@ -106,15 +118,30 @@ export async function run(): Promise<GasMeasurement[]> {
       splitGas.push(await send(user, executor, splitCall))
     }
 
-    // the same single-hop swap with the protocol fee at 0: the routing overhead alone
-    const executorAbi = ownArtifact("RouteExecutor").abi
+    // the same single-hop swaps with the protocol fee at 0: the routing overhead alone, per kind
     await send(owner, executor, encodeFunctionData({ abi: executorAbi, functionName: "setProtocolFeeBps", args: [0] }))
-    const noFee = encodeExecute({ tokenIn: cirBTC, tokenOut: WBTC, amountIn, minAmountOut: 0n, recipient: user, deadline, feeBps: 0, protocolFeeBps: 0, route: [{ shareBps: 10_000, hops: [v3Hop] }] })
+    const one = (hop: RouteHop, amount: bigint) => executeCall([{ shareBps: 10_000, hops: [hop] }], hop.tokenIn, hop.tokenOut, amount, 0)
+    const noFee = one(v3Hop, amountIn)
+    const v2NoFee = one(v2Hop, 100_000_000n)
+    const v4NoFee = one(v4Hop, 100_000_000n)
+    const stableNoFee = one({ kind: "stable", tokenIn: USDT, tokenOut: EURC, pool: stablePool }, 100_000_000n)
+    // the pool's own exchange(USDT -> EURC), called by the user
+    const direct = encodeFunctionData({ abi: stableAbi, functionName: "exchange", args: [0n, 1n, 100_000_000n, 0n] })
+    for (const call of [v2NoFee, v4NoFee, stableNoFee]) await send(user, executor, call)
+    await send(user, stablePool, direct)
     const noFeeGas: number[] = []
     const routerGas2: number[] = []
+    const v2Gas: number[] = []
+    const v4Gas: number[] = []
+    const stableGas: number[] = []
+    const directGas: number[] = []
     for (let i = 0; i < ROUNDS; i++) {
       noFeeGas.push(await send(user, executor, noFee))
       routerGas2.push(await send(user, swapRouter, viaSwapRouter))
+      v2Gas.push(await send(user, executor, v2NoFee))
+      v4Gas.push(await send(user, executor, v4NoFee))
+      stableGas.push(await send(user, executor, stableNoFee))
+      directGas.push(await send(user, stablePool, direct))
     }
     await send(owner, executor, encodeFunctionData({ abi: executorAbi, functionName: "setProtocolFeeBps", args: [protocolFeeBps] }))
 
@@ -130,6 +157,11 @@ export async function run(): Promise<GasMeasurement[]> {
       { name: "execute vs SwapRouter, single hop, no fees", value: overheadNoFee, unit: "%", target: "<= 15", met: overheadNoFee <= 15 },
       { name: `execute single-hop V3 gas, ${protocolFeeBps} bps protocol fee`, value: executorSingle, unit: "gas", note: "one more token transfer (to the fee collector)" },
       { name: `execute vs SwapRouter, single hop, ${protocolFeeBps} bps fee`, value: pct(executorSingle, routerSingle), unit: "%" },
+      { name: "execute single-hop V2 gas, no fees", value: median(v2Gas), unit: "gas", note: "USDT->WETH, 100 USDT" },
+      { name: "execute single-hop V4 gas, no fees", value: median(v4Gas), unit: "gas", note: "USDT->EURC, 100 USDT, one unlock" },
+      { name: "StableSwapPool exchange gas (direct)", value: median(directGas), unit: "gas", note: "USDT->EURC, 100 USDT, the user calling the pool" },
+      { name: "execute single-hop stable gas, no fees", value: median(stableGas), unit: "gas", note: "the same swap through the executor" },
+      { name: "execute vs exchange, stable hop, no fees", value: pct(median(stableGas), median(directGas)), unit: "%" },
       { name: "execute 2-split 2-hop (V2+V3 | V4+V3) gas", value: median(splitGas), unit: "gas", note: `USDT->USDC, ${protocolFeeBps} bps protocol fee` },
     ]
   } finally {

@@ -1,5 +1,6 @@
 // Route search: latency of findBestRoute for one-hop, two-hop and split trades
-// on a synthetic market of 5,000 pools (deterministic, no chain), the cost of
+// on a synthetic market of 5,000 pools of every kind, a tenth of them stable
+// pools of 2-4 coins (deterministic, no chain), the cost of
 // indexing a snapshot, and memory per pool. benchSnapshot measures any
 // snapshot with any trades (the default scenario's MarketState snapshot).
 import { readFileSync } from "node:fs"
@@ -10,7 +11,7 @@ import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario, startDevnet } from 
 import { MarketState } from "../src/market/index.ts"
 import { chainSettings } from "../src/config/index.ts"
 import { chainServices } from "../src/swap/live.ts"
-import type { ConcentratedPoolState, PoolState, TickInfo, V2PoolState } from "../src/amm/index.ts"
+import { poolTokens, stableRates, type ConcentratedPoolState, type PoolState, type StablePoolState, type TickInfo, type V2PoolState } from "../src/amm/index.ts"
 import type { World } from "../src/market/index.ts"
 import { type FindRouteParams, findBestRoute, graphOf, type Route } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
@@ -119,6 +120,8 @@ export interface SyntheticMarket {
   /** hub tokens (USDC first) */
   readonly hubs: readonly SyntheticToken[]
   readonly tokens: readonly SyntheticToken[]
+  /** the dollar stablecoins of the stable pools (USDC and USDT first) */
+  readonly dollars: readonly SyntheticToken[]
   /** token pairs with at least one pool, "a|b" (lower-case, sorted) */
   readonly pairs: ReadonlySet<string>
   /** amount of `token` worth `usd` dollars */
@@ -135,9 +138,11 @@ const LOG_1_0001 = Math.log(1.0001)
 
 /**
  * A deterministic market of `poolCount` pools: USDC and 5 hubs joined by deep
- * pools of every kind, ~poolCount/3 long-tail tokens each with 1-3 pools to
- * hubs, and the rest long-tail pairs. V2 40%, V3 40%, V4 20%; V3/V4 pools
- * have 1-6 positions around the price (ticks known within ±40,000 of it).
+ * pools of every kind, a tenth of the pools stable pools of 2-4 dollar
+ * stablecoins (USDC and USDT among them often), ~poolCount/3 long-tail tokens
+ * each with 1-3 pools to hubs, and the rest long-tail pairs. V2 40%, V3 40%,
+ * V4 20%, on two V2 and two V3 venues; V3/V4 pools have 1-6 positions around
+ * the price (ticks known within ±40,000 of it).
  */
 export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket => {
   const r = rng(seed)
@@ -172,6 +177,7 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
   const addPool = (a: SyntheticToken, b: SyntheticToken, tvlUsd: number, kind?: "uniswap-v2" | "uniswap-v3" | "uniswap-v4") => {
     const [t0, t1] = a.address.toLowerCase() < b.address.toLowerCase() ? [a, b] : [b, a]
     const dex = kind ?? (r() < 0.4 ? "uniswap-v2" : r() < 2 / 3 ? "uniswap-v3" : "uniswap-v4")
+    const venue = dex === "uniswap-v2" ? pick(["uniswap-v2", "arcade-v2"]) : dex === "uniswap-v3" ? pick(["uniswap-v3", "synthra-v3"]) : dex
     const n = nextId++
     const id: `0x${string}` =
       dex === "uniswap-v4"
@@ -183,7 +189,7 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
     if (dex === "uniswap-v2") {
       const reserve0 = BigInt(Math.max(1, Math.floor((tvlUsd / 2 / t0.usd) * 10 ** t0.decimals)))
       const reserve1 = BigInt(Math.max(1, Math.floor(Number(reserve0) * price)))
-      pool = { dex, id, token0: t0.address, token1: t1.address, reserve0, reserve1 } satisfies V2PoolState
+      pool = { kind: dex, venue, id, token0: t0.address, token1: t1.address, reserve0, reserve1, feeBps: 30 } satisfies V2PoolState
     } else {
       const [fee, tickSpacing] = pick(FEES)
       const sqrtP = Math.sqrt(price)
@@ -214,7 +220,8 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
         .map(([t, liquidityNet]) => ({ tick: t, liquidityNet }))
       const known = 40_000
       const state: ConcentratedPoolState = {
-        dex,
+        kind: dex,
+        venue,
         id,
         token0: t0.address,
         token1: t1.address,
@@ -239,6 +246,41 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
       list.push(key)
     }
     pairs.add(`${t0.address.toLowerCase()}|${t1.address.toLowerCase()}`)
+  }
+
+  const addStablePool = (coins: readonly SyntheticToken[], tvlUsd: number) => {
+    const id = getAddress(`0x${(0xb0000000 + nextId++).toString(16).padStart(40, "0")}`)
+    // balances from balanced to a few percent apart
+    const balances = coins.map((c) => BigInt(Math.floor((tvlUsd / coins.length) * (0.9 + r() * 0.2) * 10 ** c.decimals)))
+    const pool: StablePoolState = {
+      kind: "curve-stableswap",
+      venue: "xylonet",
+      id,
+      coins: coins.map((c) => c.address),
+      balances,
+      rates: stableRates(coins.map((c) => c.decimals)),
+      amp: BigInt(pick([10, 100, 200, 1000, 2000])) * 100n,
+      fee: BigInt(pick([1_000_000, 4_000_000])),
+    }
+    const key = id.toLowerCase()
+    pools.set(key, pool)
+    for (const c of coins) {
+      const k = c.address.toLowerCase()
+      let list = byToken.get(k)
+      if (list === undefined) byToken.set(k, (list = []))
+      list.push(key)
+    }
+    for (const a of coins) for (const b of coins) if (a.address.toLowerCase() < b.address.toLowerCase()) pairs.add(`${a.address.toLowerCase()}|${b.address.toLowerCase()}`)
+  }
+
+  // stable pools: a tenth of the market, 2-4 dollar coins each, USDC and USDT the most common
+  const stablePools = Math.floor(poolCount / 10)
+  const dollars = [usdc, hubs[4]!, ...Array.from({ length: Math.max(4, Math.floor(stablePools / 12)) }, (_, i) => token(50_000 + i, pick([6, 18]), 1))]
+  for (let k = 0; k < stablePools; k++) {
+    const size = 2 + Math.floor(r() * 3)
+    const coins = new Set<SyntheticToken>(r() < 0.5 ? [usdc, hubs[4]!] : r() < 0.5 ? [usdc] : [])
+    while (coins.size < size) coins.add(pick(dollars))
+    addStablePool([...coins].slice(0, size), k < 20 ? logUniform(5e6, 5e7) : logUniform(1e4, 5e6))
   }
 
   // hubs: every pair, several pools each, deep
@@ -276,7 +318,7 @@ export const syntheticMarket = (poolCount: number, seed = 5042): SyntheticMarket
   }
   const amountOf = (t: SyntheticToken, usd: number): bigint =>
     BigInt(Math.max(1, Math.floor((usd / t.usd) * 10 ** t.decimals)))
-  return { snapshot, usdc, hubs, tokens: [...hubs, ...longTail], pairs, amountOf }
+  return { snapshot, usdc, hubs, tokens: [...hubs, ...longTail], dollars, pairs, amountOf }
 }
 
 /** native USDC wei -> tokenOut at the synthetic USD prices */
@@ -306,13 +348,22 @@ export const syntheticTrades = (market: SyntheticMarket, count = 40, seed = 7): 
     const t = longTail[Math.floor(r() * longTail.length)]!
     if (hasPair(t, usdc)) out.push(trade("one-hop", t, usdc, 50 + r() * 500))
   }
-  // two-hop: two long-tail tokens without a pool between them
+  // two-hop: two long-tail tokens without a pool between them, each with a USDC pool
   for (let i = 0, n = 0; n < count && i < 100_000; i++) {
     const a = longTail[Math.floor(r() * longTail.length)]!
     const b = longTail[Math.floor(r() * longTail.length)]!
-    if (a === b || hasPair(a, b)) continue
+    // through a hub both trade with (USDC), not directly
+    if (a === b || hasPair(a, b) || !hasPair(a, usdc) || !hasPair(b, usdc)) continue
     out.push(trade("two-hop", a, b, 100 + r() * 1000))
     n++
+  }
+  // stable: dollar stablecoins through stable pools and the hubs' pools, small to large
+  const pooled = market.dollars.filter((d) => market.snapshot.poolsByToken.has(d.address.toLowerCase()))
+  for (let n = 0; n < count; n++) {
+    const a = pooled[Math.floor(r() * pooled.length)]!
+    let b = pooled[Math.floor(r() * pooled.length)]!
+    if (a === b) b = a === usdc ? pooled[1]! : usdc
+    out.push(trade("stable", a, b, 1e3 + r() * 1e6))
   }
   // split: large trades between hubs, deep enough that one pool is not best
   for (let n = 0; n < count; n++) {
@@ -345,14 +396,19 @@ export const defaultScenarioMarket = () => {
   const pools = new Map<string, PoolState>()
   const byToken = new Map<string, string[]>()
   plan.pools.forEach((p, i) => {
-    if (excluded.has(p.token0) || excluded.has(p.token1)) return
-    const token0 = addressOf(p.token0)
-    const token1 = addressOf(p.token1)
+    const symbols = p.kind === "curve-stableswap" ? p.tokens : [p.token0, p.token1]
+    if (symbols.some((symbol) => excluded.has(symbol))) return
     const id: `0x${string}` =
-      p.dex === "uniswap-v4" ? `0x${(i + 1).toString(16).padStart(64, "0")}` : getAddress(`0x${(0xd000 + i).toString(16).padStart(40, "0")}`)
+      p.kind === "uniswap-v4" ? `0x${(i + 1).toString(16).padStart(64, "0")}` : getAddress(`0x${(0xd000 + i).toString(16).padStart(40, "0")}`)
     let pool: PoolState
-    if (p.dex === "uniswap-v2") {
-      pool = { dex: p.dex, id, token0, token1, reserve0: p.reserve0, reserve1: p.reserve1 }
+    if (p.kind === "curve-stableswap") {
+      pool = {
+        kind: p.kind, venue: p.dex, id, coins: p.tokens.map(addressOf), balances: p.balances,
+        rates: stableRates(p.tokens.map((symbol) => (symbol === "USDC" ? 6 : plan.tokens.find((t) => t.symbol === symbol)!.decimals))),
+        amp: BigInt(p.A) * 100n, fee: BigInt(p.fee),
+      }
+    } else if (p.kind === "uniswap-v2") {
+      pool = { kind: p.kind, venue: p.dex, id, token0: addressOf(p.token0), token1: addressOf(p.token1), reserve0: p.reserve0, reserve1: p.reserve1, feeBps: 30 }
     } else {
       const tick = getTickAtSqrtRatio(p.sqrtPriceX96)
       const net = new Map<number, bigint>()
@@ -364,14 +420,14 @@ export const defaultScenarioMarket = () => {
       }
       const ticks = [...net.entries()].sort((a, b) => a[0] - b[0]).map(([t, liquidityNet]) => ({ tick: t, liquidityNet }))
       pool = {
-        dex: p.dex, id, token0, token1, fee: p.fee, tickSpacing: p.tickSpacing, sqrtPriceX96: p.sqrtPriceX96, tick, liquidity, ticks,
-        tickLower: MIN_TICK, tickUpper: MAX_TICK,
-        ...(p.dex === "uniswap-v4" ? { hooks: "0x0000000000000000000000000000000000000000" as Address } : {}),
+        kind: p.kind, venue: p.dex, id, token0: addressOf(p.token0), token1: addressOf(p.token1), fee: p.fee, tickSpacing: p.tickSpacing,
+        sqrtPriceX96: p.sqrtPriceX96, tick, liquidity, ticks, tickLower: MIN_TICK, tickUpper: MAX_TICK,
+        ...(p.kind === "uniswap-v4" ? { hooks: "0x0000000000000000000000000000000000000000" as Address } : {}),
       }
     }
     const key = id.toLowerCase()
     pools.set(key, pool)
-    for (const t of [token0, token1]) {
+    for (const t of poolTokens(pool)) {
       const k = t.toLowerCase()
       byToken.set(k, [...(byToken.get(k) ?? []), key])
     }

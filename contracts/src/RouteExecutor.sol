@@ -1,15 +1,23 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
-import {IRouteV2Pair, IRouteV3Pool, IRoutePoolManager, RoutePoolKey, RouteSwapParams} from "./executor/ExecutorInterfaces.sol";
+import {
+    IRouteV2Pair, IRouteV3Pool, IRoutePoolManager, IRouteStablePool, RoutePoolKey, RouteSwapParams
+} from "./executor/ExecutorInterfaces.sol";
 import "./executor/RouteCodec.sol" as RouteCodec;
-import {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken} from "./executor/TokenOps.sol";
+import {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken, allowanceOfToken} from "./executor/TokenOps.sol";
 
 /// @title RouteExecutor
 /// @notice Executes an exact-input swap along an encoded route (splits of hops over Uniswap V2
-/// pairs, V3 pools, V4 pools and allowlisted external routers), takes the protocol and partner
-/// fees from the output, and pays the rest to the recipient, whose balance must rise by at least
-/// `minAmountOut`, or reverts.
+/// pairs, V3 pools, V4 pools, Curve-style stable pools and allowlisted external routers), takes
+/// the protocol and partner fees from the output, and pays the rest to the recipient, whose
+/// balance must rise by at least `minAmountOut`, or reverts.
+///
+/// Venues: the executor knows AMM deployments only through its owner. A venue id (0..255)
+/// names a Uniswap V2 deployment (its factory, pair init code hash and swap fee), a V3
+/// deployment (the address that CREATE2s its pools and their init code hash) or a V4
+/// PoolManager (setVenue); a stable pool is registered with its coins (setStablePool). A hop
+/// names a venue id or a registered pool, never a factory, a hash or a pool of its own.
 ///
 /// Users approve this contract (ERC-20 input) or send native USDC with the call. It keeps
 /// nothing: after every call it holds the same balances as before and no allowance.
@@ -34,17 +42,18 @@ import {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken} from "./exe
 /// number, the native fee amounts are exact: protocolAmount = routeOutput * protocolBps * 1e8.
 /// minAmountOut for native output is in wei.
 ///
-/// Safety: the executor calls only pools it derives itself (V2 pairs and V3 pools from their
-/// factory's CREATE2 address, V4 pools through the PoolManager), routers on the owner's
-/// allowlist, and tokens for transfers; the only transferFrom it makes takes from msg.sender.
-/// A swap or unlock callback is accepted only from the pool or PoolManager the current hop is
-/// using, once. Input is checked to arrive in full: by balance for a V2 pair and an external
-/// router, by the V3 pool's own balance check (its "IIA" revert becomes UnsupportedToken), by
-/// the PoolManager's settle() for V4. An external router is approved for exactly the hop's
-/// input, reset to zero after the call, and must take all of it. execute is not reentrant.
-/// Amounts above 2**128 - 1 are refused (InvalidValue).
+/// Safety: the executor calls only pools it derives itself from a registered venue (V2 pairs
+/// and V3 pools from the venue's CREATE2 address, V4 pools through the venue's PoolManager),
+/// registered stable pools, routers on the owner's allowlist, and tokens for transfers; the
+/// only transferFrom it makes takes from msg.sender. A swap or unlock callback is accepted only
+/// from the pool or PoolManager the current hop is using, once. Input is checked to arrive in
+/// full: by balance for a V2 pair, a stable pool and an external router, by the V3 pool's own
+/// balance check (its "IIA" revert becomes UnsupportedToken), by the PoolManager's settle() for
+/// V4. A stable pool or an external router is approved for exactly the hop's input, must take
+/// all of it, and keeps no allowance after the call. execute is not reentrant. Amounts above
+/// 2**128 - 1 are refused (InvalidValue).
 contract RouteExecutor {
-    using {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken} for address;
+    using {safeTransfer, safeTransferFrom, safeApprove, balanceOfToken, allowanceOfToken} for address;
 
     /// @notice The arguments of execute. Amounts are in the token's smallest unit (native USDC:
     /// 18 decimals). `route` is RouteCodec's packed format.
@@ -70,7 +79,7 @@ contract RouteExecutor {
         Malformed, // the bytes do not parse, or there are bytes left over
         Shares, // a zero share, or shares that do not sum to 10000
         TokenChain, // a hop that does not lead on, a split not ending in tokenOut, tokenIn == tokenOut
-        UnknownPool, // no such pair / pool (or that DEX is not configured)
+        UnknownPool, // no such pair / pool, an unknown venue or one of another kind, an unregistered stable pool
         RouterNotAllowed, // an external router that is not on the allowlist
         PartialFill, // a pool or router did not take the whole input it was given
         ZeroAmount // a hop would move nothing
@@ -84,7 +93,9 @@ contract RouteExecutor {
         ProtocolFee,
         FeeCollector,
         Owner,
-        Router
+        Router,
+        Venue, // setVenue: an unknown kind, fields that do not fit the kind, or a contract that cannot be a venue
+        StablePool // setStablePool: not 2 to 8 distinct non-zero coins, or a contract that cannot be a pool
     }
 
     // --- errors named by the API's SIMULATION_FAILED reasons ---
@@ -119,6 +130,8 @@ contract RouteExecutor {
     event ProtocolFeeChanged(uint16 previousBps, uint16 newBps);
     event FeeCollectorChanged(address indexed previousCollector, address indexed newCollector);
     event RouterAllowlistChanged(address indexed router, bool allowed);
+    event VenueSet(uint8 indexed id, uint8 kind, address indexed factory, bytes32 initCodeHash, uint16 feeBps);
+    event StablePoolSet(address indexed pool, bool registered);
 
     /// @notice Arc's USDC ERC-20 (the same balance as the native currency).
     address public constant USDC = 0x3600000000000000000000000000000000000000;
@@ -132,12 +145,8 @@ contract RouteExecutor {
     uint160 internal constant MAX_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
     /// @dev the PoolManager's storage slot of mapping(PoolId => Pool.State)
     uint256 internal constant V4_POOLS_SLOT = 6;
-
-    address public immutable v2Factory;
-    bytes32 public immutable v2InitCodeHash;
-    address public immutable v3Factory;
-    bytes32 public immutable v3InitCodeHash;
-    IRoutePoolManager public immutable poolManager;
+    /// @dev a stable pool has 2 to MAX_STABLE_COINS coins
+    uint256 internal constant MAX_STABLE_COINS = 8;
 
     /// @dev everything execute reads from storage, in one slot
     struct Config {
@@ -146,41 +155,38 @@ contract RouteExecutor {
         bool paused;
     }
 
+    /// @dev A venue: kind (RouteCodec.KIND_V2, _V3, _V4; 0 for none), the V2 swap fee, and the
+    /// factory, pool deployer or PoolManager, in one slot; the init code hash is in another.
+    struct Venue {
+        uint8 kind;
+        uint16 feeBps;
+        address factory;
+    }
+
     Config private _config;
     address public owner;
     address public pendingOwner;
     mapping(address router => bool) public isRouterAllowed;
+    mapping(uint256 id => Venue) private _venues;
+    mapping(uint256 id => bytes32) private _venueInitCodeHash;
+    /// @dev how many venue ids and stable pool registrations name a contract (never a router)
+    mapping(address venueContract => uint256) private _venueUses;
+    /// @dev a registered stable pool's coins, and each coin's index + 1
+    mapping(address pool => address[]) private _stableCoins;
+    mapping(address pool => mapping(address token => uint256 indexPlusOne)) private _stableIndex;
 
     bool private transient _entered;
     /// @dev the one pool or PoolManager allowed to call back now, set just before the swap
     address private transient _expectedCallback;
 
-    /// @param owner_ may pause, set the protocol fee and the fee collector, and allowlist routers
-    /// @param v2Factory_ Uniswap V2 factory; address(0) when there is none (V2 hops then fail)
-    /// @param v2InitCodeHash_ keccak256 of the V2 pair's creation bytecode
-    /// @param v3Factory_ Uniswap V3 factory; address(0) when there is none
-    /// @param v3InitCodeHash_ keccak256 of the V3 pool's creation bytecode
-    /// @param poolManager_ Uniswap V4 PoolManager; address(0) when there is none
-    constructor(
-        address owner_,
-        address feeCollector_,
-        uint16 protocolFeeBps_,
-        address v2Factory_,
-        bytes32 v2InitCodeHash_,
-        address v3Factory_,
-        bytes32 v3InitCodeHash_,
-        address poolManager_
-    ) {
+    /// @param owner_ may pause, set the protocol fee and the fee collector, allowlist routers,
+    /// and register venues and stable pools (there are none until it does)
+    constructor(address owner_, address feeCollector_, uint16 protocolFeeBps_) {
         if (owner_ == address(0)) revert InvalidConfig(ConfigFault.Owner);
         if (feeCollector_ == address(0) || feeCollector_ == address(this)) revert InvalidConfig(ConfigFault.FeeCollector);
         if (protocolFeeBps_ > MAX_PROTOCOL_FEE_BPS) revert InvalidConfig(ConfigFault.ProtocolFee);
         owner = owner_;
         _config = Config({feeCollector: feeCollector_, protocolFeeBps: protocolFeeBps_, paused: false});
-        v2Factory = v2Factory_;
-        v2InitCodeHash = v2InitCodeHash_;
-        v3Factory = v3Factory_;
-        v3InitCodeHash = v3InitCodeHash_;
-        poolManager = IRoutePoolManager(poolManager_);
         emit OwnershipTransferred(address(0), owner_);
         emit FeeCollectorChanged(address(0), feeCollector_);
         emit ProtocolFeeChanged(0, protocolFeeBps_);
@@ -334,9 +340,9 @@ contract RouteExecutor {
         }
     }
 
-    /// @dev Runs the hop at c.ptr (a run of consecutive V4 hops at once, inside one unlock) and
-    /// moves the cursor past it; returns how many hops it ran. A hop followed by a V2 hop sends
-    /// its output straight into that pair.
+    /// @dev Runs the hop at c.ptr (a run of consecutive V4 hops of one venue at once, inside one
+    /// unlock) and moves the cursor past it; returns how many hops it ran. A hop followed by a
+    /// V2 hop sends its output straight into that pair (derived with the next hop's venue).
     function _runHop(Cursor memory c, uint256 hopsLeft) private returns (uint256 used) {
         unchecked {
             uint256 ptr = c.ptr;
@@ -351,8 +357,13 @@ contract RouteExecutor {
             } else if (kind == RouteCodec.KIND_V3) {
                 next = ptr + RouteCodec.V3_HOP;
             } else if (kind == RouteCodec.KIND_V4) {
+                // the run goes on while the next hop is a V4 hop of the same venue
+                uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
                 next = ptr + RouteCodec.V4_HOP;
-                while (used < hopsLeft && next < c.end && RouteCodec.u8(next) == RouteCodec.KIND_V4) {
+                while (
+                    used < hopsLeft && next < c.end && RouteCodec.u8(next) == RouteCodec.KIND_V4
+                        && RouteCodec.u8(next + RouteCodec.HOP_PREFIX) == venueId
+                ) {
                     next += RouteCodec.V4_HOP;
                     ++used;
                 }
@@ -361,6 +372,8 @@ contract RouteExecutor {
             } else if (kind == RouteCodec.KIND_EXTERNAL) {
                 if (ptr + RouteCodec.EXTERNAL_HOP > c.end) revert InvalidRoute(RouteFault.Malformed);
                 next = ptr + RouteCodec.EXTERNAL_HOP + RouteCodec.u24(ptr + 41);
+            } else if (kind == RouteCodec.KIND_STABLE) {
+                next = ptr + RouteCodec.STABLE_HOP;
             } else {
                 revert InvalidRoute(RouteFault.Malformed);
             }
@@ -368,18 +381,20 @@ contract RouteExecutor {
 
             // the output goes to the next hop's V2 pair when there is one, else here
             address to = address(this);
-            if (used < hopsLeft && next + RouteCodec.HOP_PREFIX <= c.end && RouteCodec.u8(next) == RouteCodec.KIND_V2) {
-                to = _v2Pair(tokenOut, RouteCodec.addr(next + 1));
+            if (used < hopsLeft && next + RouteCodec.V2_HOP <= c.end && RouteCodec.u8(next) == RouteCodec.KIND_V2) {
+                to = _v2PairOf(RouteCodec.u8(next + RouteCodec.HOP_PREFIX), tokenOut, RouteCodec.addr(next + 1));
             }
 
             if (kind == RouteCodec.KIND_V2) {
-                c.amount = _swapV2(c.pair, c.token, tokenOut, c.amount, c.payer, to);
+                c.amount = _swapV2(c, RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX), tokenOut, to);
             } else if (kind == RouteCodec.KIND_V3) {
-                c.amount = _swapV3(c.token, tokenOut, RouteCodec.u24(ptr + 21), c.amount, c.payer, to);
+                c.amount = _swapV3(ptr, c.token, tokenOut, c.amount, c.payer, to);
             } else if (kind == RouteCodec.KIND_V4) {
                 c.amount = _swapV4(ptr, next, c.token, c.amount, c.payer, to);
-            } else {
+            } else if (kind == RouteCodec.KIND_EXTERNAL) {
                 c.amount = _swapExternal(ptr, c.token, tokenOut, c.amount, c.payer, to);
+            } else {
+                c.amount = _swapStable(ptr, c.token, tokenOut, c.amount, c.payer, to);
             }
             if (c.amount == 0) revert InvalidRoute(RouteFault.ZeroAmount);
             c.pair = to == address(this) ? address(0) : to;
@@ -387,6 +402,21 @@ contract RouteExecutor {
             c.payer = address(this);
             c.ptr = next;
         }
+    }
+
+    /// @dev The factory (pool deployer, PoolManager) and swap fee of venue `id`, which must be
+    /// registered with kind `kind`; one storage read.
+    function _venue(uint256 id, uint256 kind) private view returns (address factory, uint256 feeBps) {
+        uint256 packed;
+        assembly ("memory-safe") {
+            // _venues[id]: kind in the lowest byte, then feeBps (2 bytes), then the factory
+            mstore(0x00, id)
+            mstore(0x20, _venues.slot)
+            packed := sload(keccak256(0x00, 0x40))
+        }
+        if (packed & 0xff != kind) revert InvalidRoute(RouteFault.UnknownPool);
+        factory = address(uint160(packed >> 24));
+        feeBps = (packed >> 8) & 0xffff;
     }
 
     /// @dev Moves `amount` of `token` from `payer` to `to`. From the sender, the amount must
@@ -404,7 +434,17 @@ contract RouteExecutor {
 
     // ------------------------------------------------------------------ Uniswap V2
 
-    function _v2Pair(address tokenA, address tokenB) private view returns (address) {
+    /// @dev The pair of `tokenA` and `tokenB` in V2 venue `venueId`.
+    function _v2PairOf(uint256 venueId, address tokenA, address tokenB) private view returns (address) {
+        (address factory,) = _venue(venueId, RouteCodec.KIND_V2);
+        return _v2Pair(factory, _venueInitCodeHash[venueId], tokenA, tokenB);
+    }
+
+    function _v2Pair(address factory, bytes32 initCodeHash, address tokenA, address tokenB)
+        private
+        pure
+        returns (address)
+    {
         if (tokenA == tokenB) revert InvalidRoute(RouteFault.TokenChain);
         (address token0, address token1) = tokenA < tokenB ? (tokenA, tokenB) : (tokenB, tokenA);
         bytes32 salt;
@@ -415,35 +455,43 @@ contract RouteExecutor {
             mstore(add(m, 0x14), shl(96, token1))
             salt := keccak256(m, 0x28)
         }
-        return _create2(v2Factory, salt, v2InitCodeHash);
+        return _create2(factory, salt, initCodeHash);
     }
 
-    /// @dev `pair` is the pair when the previous hop already sent this hop's input into it.
-    function _swapV2(address pair, address token, address tokenOut, uint256 amount, address payer, address to)
-        private
-        returns (uint256 amountOut)
-    {
+    /// @dev Swaps c.amount of c.token in the pair of V2 venue `venueId`; c.pair is that pair
+    /// when the previous hop already sent the input into it.
+    function _swapV2(Cursor memory c, uint256 venueId, address tokenOut, address to) private returns (uint256 amountOut) {
+        (address factory, uint256 feeBps) = _venue(venueId, RouteCodec.KIND_V2);
+        address pair = c.pair;
         bool delivered = pair != address(0);
-        if (!delivered) pair = _v2Pair(token, tokenOut);
+        if (!delivered) pair = _v2Pair(factory, _venueInitCodeHash[venueId], c.token, tokenOut);
         if (pair.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
-        if (!delivered) _pay(token, payer, pair, amount);
-        (uint256 reserve0, uint256 reserve1,) = IRouteV2Pair(pair).getReserves();
-        bool zeroForOne = token < tokenOut;
-        (uint256 reserveIn, uint256 reserveOut) = zeroForOne ? (reserve0, reserve1) : (reserve1, reserve0);
-        // the pair's own rule: a 0.3% fee on the input, the product of reserves kept
-        uint256 amountInWithFee = amount * 997;
-        amountOut = amountInWithFee * reserveOut / (reserveIn * 1000 + amountInWithFee);
+        if (!delivered) _pay(c.token, c.payer, pair, c.amount);
+        bool zeroForOne = c.token < tokenOut;
+        amountOut = _v2AmountOut(pair, zeroForOne, c.amount, feeBps);
         if (amountOut == 0) revert InvalidRoute(RouteFault.ZeroAmount);
         IRouteV2Pair(pair).swap(zeroForOne ? 0 : amountOut, zeroForOne ? amountOut : 0, to, "");
     }
 
+    /// @dev The pair's own rule with the venue's fee on the input (30 bps: Uniswap's
+    /// 997/1000), the product of reserves kept.
+    function _v2AmountOut(address pair, bool zeroForOne, uint256 amount, uint256 feeBps) private view returns (uint256) {
+        (uint256 reserve0, uint256 reserve1,) = IRouteV2Pair(pair).getReserves();
+        (uint256 reserveIn, uint256 reserveOut) = zeroForOne ? (reserve0, reserve1) : (reserve1, reserve0);
+        uint256 amountInWithFee = amount * (BPS - feeBps);
+        return amountInWithFee * reserveOut / (reserveIn * BPS + amountInWithFee);
+    }
+
     // ------------------------------------------------------------------ Uniswap V3
 
-    function _swapV3(address token, address tokenOut, uint24 fee, uint256 amount, address payer, address to)
+    /// @dev The V3 hop at `ptr`: its pool is derived from the hop's venue and fee.
+    function _swapV3(uint256 ptr, address token, address tokenOut, uint256 amount, address payer, address to)
         private
         returns (uint256)
     {
-        address pool = _v3Pool(token, tokenOut, fee);
+        uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
+        (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
+        address pool = _v3Pool(deployer, _venueInitCodeHash[venueId], token, tokenOut, RouteCodec.u24(ptr + 22));
         if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
         if (amount > uint256(type(int256).max)) revert InvalidRoute(RouteFault.Malformed);
         _expectedCallback = pool;
@@ -487,7 +535,11 @@ contract RouteExecutor {
         }
     }
 
-    function _v3Pool(address tokenA, address tokenB, uint24 fee) private view returns (address) {
+    function _v3Pool(address deployer, bytes32 initCodeHash, address tokenA, address tokenB, uint24 fee)
+        private
+        pure
+        returns (address)
+    {
         (address token0, address token1) = tokenA < tokenB ? (tokenA, tokenB) : (tokenB, tokenA);
         bytes32 salt;
         assembly ("memory-safe") {
@@ -498,7 +550,7 @@ contract RouteExecutor {
             mstore(add(m, 0x40), and(fee, 0xffffff))
             salt := keccak256(m, 0x60)
         }
-        return _create2(v3Factory, salt, v3InitCodeHash);
+        return _create2(deployer, salt, initCodeHash);
     }
 
     /// @notice Pays a V3 pool during a swap this contract started; only that pool may call.
@@ -524,23 +576,30 @@ contract RouteExecutor {
 
     // ------------------------------------------------------------------ Uniswap V4
 
-    /// @dev Runs the V4 hops between calldata positions `start` and `stop` in one unlock.
+    /// @dev Runs the V4 hops between calldata positions `start` and `stop` (all of one venue)
+    /// in one unlock of the venue's PoolManager.
     function _swapV4(uint256 start, uint256 stop, address token, uint256 amount, address payer, address to)
         private
         returns (uint256)
     {
-        if (address(poolManager) == address(0)) revert InvalidRoute(RouteFault.UnknownPool);
-        _expectedCallback = address(poolManager);
-        bytes memory result = poolManager.unlock(abi.encodePacked(token, amount, payer, to, msg.data[start:stop]));
-        return abi.decode(result, (uint256));
+        bytes memory data = abi.encodePacked(token, amount, payer, to, msg.data[start:stop]);
+        return _unlock(RouteCodec.u8(start + RouteCodec.HOP_PREFIX), data);
     }
 
-    /// @notice Runs V4 hops for a swap this contract started; only the PoolManager may call,
-    /// and only inside that swap. `data` is tokenIn(20) amountIn(32) payer(20) to(20) and the
-    /// V4 hops in the route format.
+    /// @dev Unlocks the PoolManager of V4 venue `venueId` with `data`; returns the run's output.
+    function _unlock(uint256 venueId, bytes memory data) private returns (uint256) {
+        (address manager,) = _venue(venueId, RouteCodec.KIND_V4);
+        _expectedCallback = manager;
+        return abi.decode(IRoutePoolManager(manager).unlock(data), (uint256));
+    }
+
+    /// @notice Runs V4 hops for a swap this contract started; only the PoolManager of the run in
+    /// progress may call, and only inside that swap. `data` is tokenIn(20) amountIn(32)
+    /// payer(20) to(20) and the V4 hops in the route format.
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != _expectedCallback) revert UnexpectedCallback(msg.sender);
         _expectedCallback = address(0);
+        IRoutePoolManager manager = IRoutePoolManager(msg.sender);
         uint256 base;
         uint256 end;
         assembly ("memory-safe") {
@@ -554,18 +613,10 @@ contract RouteExecutor {
         for (uint256 ptr = base + 92; ptr < end; ptr += RouteCodec.V4_HOP) {
             address tokenOut = RouteCodec.addr(ptr + 1);
             if (tokenOut == address(0) || tokenOut == token) revert InvalidRoute(RouteFault.TokenChain);
-            amount = _v4Swap(
-                token,
-                tokenOut,
-                RouteCodec.u24(ptr + 21),
-                RouteCodec.i24(ptr + 24),
-                RouteCodec.addr(ptr + 27),
-                amount
-            );
+            amount = _v4Swap(manager, ptr, token, tokenOut, amount);
             token = tokenOut;
         }
         // intermediate currencies net to zero; pay the first input, take the last output
-        IRoutePoolManager manager = poolManager;
         manager.sync(tokenIn);
         address payer = RouteCodec.addr(base + 52);
         if (payer == address(this)) tokenIn.safeTransfer(address(manager), amountIn);
@@ -575,19 +626,24 @@ contract RouteExecutor {
         return abi.encode(amount);
     }
 
-    function _v4Swap(address token, address tokenOut, uint24 fee, int24 tickSpacing, address hooks, uint256 amount)
+    /// @dev The V4 hop at `ptr` (venue, fee, tickSpacing, hooks after its prefix) in `manager`.
+    function _v4Swap(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, uint256 amount)
         private
         returns (uint256)
     {
         bool zeroForOne = token < tokenOut;
-        RoutePoolKey memory key = zeroForOne
-            ? RoutePoolKey(token, tokenOut, fee, tickSpacing, hooks)
-            : RoutePoolKey(tokenOut, token, fee, tickSpacing, hooks);
+        RoutePoolKey memory key = RoutePoolKey(
+            zeroForOne ? token : tokenOut,
+            zeroForOne ? tokenOut : token,
+            RouteCodec.u24(ptr + 22),
+            RouteCodec.i24(ptr + 25),
+            RouteCodec.addr(ptr + 28)
+        );
         // an uninitialized pool has a zero price in slot0 (the low 160 bits of its first slot)
         bytes32 stateSlot = keccak256(abi.encode(keccak256(abi.encode(key)), V4_POOLS_SLOT));
-        if (uint160(uint256(poolManager.extsload(stateSlot))) == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        if (uint160(uint256(manager.extsload(stateSlot))) == 0) revert InvalidRoute(RouteFault.UnknownPool);
         if (amount > uint256(uint128(type(int128).max))) revert InvalidRoute(RouteFault.Malformed);
-        int256 delta = poolManager.swap(
+        int256 delta = manager.swap(
             key, RouteSwapParams(zeroForOne, -int256(amount), zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT), ""
         );
         int256 amount0 = delta >> 128;
@@ -596,6 +652,44 @@ contract RouteExecutor {
         if (deltaIn != -int256(amount)) revert InvalidRoute(RouteFault.PartialFill);
         if (deltaOut <= 0) revert InvalidRoute(RouteFault.ZeroAmount);
         return uint256(deltaOut);
+    }
+
+    // ------------------------------------------------------------------ stable pools
+
+    /// @dev The stable hop at `ptr`: brings the input here, approves the registered pool for
+    /// exactly `amount`, calls exchange(i, j, amount, 0), and measures the output as this
+    /// contract's balance change; the pool must take all of the input and keeps no allowance.
+    function _swapStable(uint256 ptr, address token, address tokenOut, uint256 amount, address payer, address to)
+        private
+        returns (uint256 amountOut)
+    {
+        address pool = RouteCodec.addr(ptr + RouteCodec.HOP_PREFIX);
+        uint256 i = _stableIndex[pool][token];
+        uint256 j = _stableIndex[pool][tokenOut];
+        if (i == 0 || j == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        uint256 inBefore = token.balanceOfToken(address(this));
+        if (payer != address(this)) {
+            // from the sender, the input must arrive in full (as _pay checks)
+            token.safeTransferFrom(payer, address(this), amount);
+            uint256 arrived = token.balanceOfToken(address(this));
+            if (arrived != inBefore + amount) revert UnsupportedToken(token);
+            inBefore = arrived;
+        }
+        uint256 outBefore = tokenOut.balanceOfToken(address(this));
+        token.safeApprove(pool, amount);
+        unchecked {
+            // 1 <= i, j <= MAX_STABLE_COINS
+            IRouteStablePool(pool).exchange(int128(int256(i - 1)), int128(int256(j - 1)), amount, 0);
+        }
+        if (token.balanceOfToken(address(this)) + amount != inBefore) revert InvalidRoute(RouteFault.PartialFill);
+        // a pool that took all of it with transferFrom used the approval up: nothing to reset then
+        if (token.allowanceOfToken(address(this), pool) != 0) token.safeApprove(pool, 0);
+        uint256 outAfter = tokenOut.balanceOfToken(address(this));
+        if (outAfter <= outBefore) revert InvalidRoute(RouteFault.ZeroAmount);
+        unchecked {
+            amountOut = outAfter - outBefore;
+        }
+        if (to != address(this)) tokenOut.safeTransfer(to, amountOut);
     }
 
     // ------------------------------------------------------------------ external routers
@@ -697,13 +791,106 @@ contract RouteExecutor {
     /// @notice Adds or removes an external router. The executor approves an allowlisted router
     /// for exactly one hop's input and calls it with that hop's data, so only aggregator routers
     /// that pull at most the approved amount and send their output to the caller belong here.
+    /// A registered venue contract (factory, pool deployer, PoolManager) or stable pool is never
+    /// a router.
     function setRouterAllowed(address router, bool allowed) external onlyOwner {
-        if (
-            router == address(0) || router == address(this) || router == USDC || router == address(poolManager)
-                || router == v2Factory || router == v3Factory
-        ) revert InvalidConfig(ConfigFault.Router);
+        if (router == address(0) || router == address(this) || router == USDC || _venueUses[router] != 0) {
+            revert InvalidConfig(ConfigFault.Router);
+        }
         isRouterAllowed[router] = allowed;
         emit RouterAllowlistChanged(router, allowed);
+    }
+
+    /// @notice Registers, replaces or removes venue `id`, which hops name by that id.
+    /// kind 1, Uniswap V2: factory = the pair factory, initCodeHash = keccak256 of the pair's
+    ///   creation code, feeBps = the pairs' swap fee, 1..9999 (30 for Uniswap V2 itself); it must
+    ///   be the pairs' true fee, or their K check refuses every swap.
+    /// kind 2, Uniswap V3: factory = the address that CREATE2s the pools (the factory, or a
+    ///   fork's pool deployer), initCodeHash = the pool's init code hash, feeBps = 0.
+    /// kind 3, Uniswap V4: factory = the PoolManager, initCodeHash = 0, feeBps = 0.
+    /// kind 0 removes the venue: factory, initCodeHash and feeBps must be zero.
+    /// The contract must not be an allowed router, USDC, this contract or zero.
+    function setVenue(uint8 id, uint8 kind, address factory, bytes32 initCodeHash, uint16 feeBps) external onlyOwner {
+        bool ok;
+        if (kind == 0) ok = factory == address(0) && initCodeHash == 0 && feeBps == 0;
+        else if (kind == RouteCodec.KIND_V2) ok = initCodeHash != 0 && feeBps != 0 && feeBps < BPS;
+        else if (kind == RouteCodec.KIND_V3) ok = initCodeHash != 0 && feeBps == 0;
+        else if (kind == RouteCodec.KIND_V4) ok = initCodeHash == 0 && feeBps == 0;
+        if (!ok || (kind != 0 && !_mayBeVenueContract(factory))) revert InvalidConfig(ConfigFault.Venue);
+        address previous = _venues[id].factory;
+        unchecked {
+            if (previous != address(0)) --_venueUses[previous];
+            if (factory != address(0)) ++_venueUses[factory];
+        }
+        _venues[id] = Venue({kind: kind, feeBps: feeBps, factory: factory});
+        _venueInitCodeHash[id] = initCodeHash;
+        emit VenueSet(id, kind, factory, initCodeHash, feeBps);
+    }
+
+    /// @notice Venue `id` as setVenue registered it; kind 0 when there is none.
+    function venue(uint8 id) external view returns (uint8 kind, address factory, bytes32 initCodeHash, uint16 feeBps) {
+        Venue memory v = _venues[id];
+        return (v.kind, v.factory, _venueInitCodeHash[id], v.feeBps);
+    }
+
+    /// @notice Registers (again) or removes a Curve-style stable pool. Registering reads the
+    /// pool's coins(k) for k = 0, 1, … until it reverts: 2 to 8 distinct non-zero coins, none
+    /// of them the pool. Removing clears them. The pool must not be an allowed router, USDC,
+    /// this contract or zero.
+    function setStablePool(address pool, bool registered) external onlyOwner {
+        if (!_mayBeVenueContract(pool)) revert InvalidConfig(ConfigFault.StablePool);
+        address[] storage coins = _stableCoins[pool];
+        uint256 count = coins.length;
+        if (count != 0) {
+            for (uint256 k; k < count; ++k) {
+                delete _stableIndex[pool][coins[k]];
+            }
+            delete _stableCoins[pool];
+            unchecked {
+                --_venueUses[pool];
+            }
+        }
+        if (registered) {
+            for (uint256 k;; ++k) {
+                (bool exists, address coin) = _stableCoin(pool, k);
+                if (!exists) break;
+                if (k == MAX_STABLE_COINS || coin == address(0) || coin == pool || _stableIndex[pool][coin] != 0) {
+                    revert InvalidConfig(ConfigFault.StablePool);
+                }
+                _stableIndex[pool][coin] = k + 1;
+                coins.push(coin);
+            }
+            if (coins.length < 2) revert InvalidConfig(ConfigFault.StablePool);
+            unchecked {
+                ++_venueUses[pool];
+            }
+        }
+        emit StablePoolSet(pool, registered);
+    }
+
+    /// @notice The index + 1 of `token` among a registered stable pool's coins; 0 when the pool
+    /// is not registered or `token` is not one of its coins.
+    function stableCoinIndex(address pool, address token) external view returns (uint256 indexPlusOne) {
+        return _stableIndex[pool][token];
+    }
+
+    function _mayBeVenueContract(address a) private view returns (bool) {
+        return a != address(0) && a != address(this) && a != USDC && !isRouterAllowed[a];
+    }
+
+    /// @dev pool.coins(k): whether it answered (not reverting, one word), and the address. An
+    /// answer that is not an address (dirty upper bits) is refused.
+    function _stableCoin(address pool, uint256 k) private view returns (bool exists, address coin) {
+        uint256 word;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, shl(224, 0xc6610657)) // coins(uint256)
+            mstore(add(m, 0x04), k)
+            exists := and(gt(returndatasize(), 0x1f), staticcall(gas(), pool, m, 0x24, 0x00, 0x20))
+            word := mload(0x00)
+        }
+        if (exists && word >> 160 != 0) revert InvalidConfig(ConfigFault.StablePool);
+        coin = address(uint160(word));
     }
 
     /// @notice Starts a two-step ownership transfer; address(0) cancels a pending one.

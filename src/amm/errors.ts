@@ -20,6 +20,12 @@ export type AmmRevertCode =
   | "InsufficientOutputAmount" // UniswapV2Library
   | "InsufficientLiquidity" // UniswapV2Library
   | "InvalidFee" // fee outside what the pool contract accepts
+  | "ArithmeticUnderflow" // checked uint256 subtraction below zero (Vyper / Solidity 0.8)
+  | "SameCoin" // StableSwap get_y: i == j
+  | "CoinIndexOutOfRange" // StableSwap: a coin index outside 0..N-1
+  | "DidNotConverge" // StableSwap get_D / get_y: no fixed point within 255 Newton rounds
+  | "InitialDepositNeedsAllCoins" // StableSwap add_liquidity: first deposit without every coin
+  | "InvariantNotIncreased" // StableSwap add_liquidity: D1 <= D0
 
 export class AmmRevert extends Error {
   override readonly name = "AmmRevert"

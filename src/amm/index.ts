@@ -46,8 +46,8 @@ export {
 export { nextInitializedTickWithinOneWord, type NextTick, type TickInfo } from "./tick-bitmap.ts"
 
 // pools
-export type { ConcentratedPoolState, Dex, PoolState, V2PoolState } from "./pool-state.ts"
-export { getAmountOut, getAmountIn } from "./v2.ts"
+export { poolTokens, type ConcentratedPoolState, type PairPoolState, type PoolKind, type PoolState, type StablePoolState, type V2PoolState } from "./pool-state.ts"
+export { getAmountOut, getAmountIn, getAmountOutWithFee } from "./v2.ts"
 export {
   swapExactInput,
   poolAfterSwap,
@@ -61,3 +61,18 @@ export {
   type SwapFailureReason,
 } from "./v3.ts"
 export { swapExactInputV4, calculateSwapFee } from "./v4.ts"
+export {
+  STABLE_A_PRECISION,
+  STABLE_FEE_DENOMINATOR,
+  STABLE_PRECISION,
+  stableRates,
+  stableXp,
+  getD,
+  getY,
+  getDy,
+  stableExchange,
+  calcAddLiquidity,
+  type StableSwapParams,
+  type StableExchange,
+  type StableDeposit,
+} from "./stable-swap.ts"

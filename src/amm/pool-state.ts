@@ -3,25 +3,33 @@
 import type { Address, Hex } from "viem"
 import type { TickInfo } from "./tick-bitmap.ts"
 
-export type Dex = "uniswap-v2" | "uniswap-v3" | "uniswap-v4"
+/** The AMM family a pool belongs to: which math prices it and which executor hop runs it. */
+export type PoolKind = "uniswap-v2" | "uniswap-v3" | "uniswap-v4" | "curve-stableswap"
 
 interface PoolBase {
-  readonly dex: Dex
-  /** V2 pair or V3 pool address; V4 32-byte pool id */
+  readonly kind: PoolKind
+  /** the venue (one deployment of the family) the pool belongs to, as the API names it */
+  readonly venue: string
+  /** V2 pair, V3 pool or stable pool address; V4 32-byte pool id */
   readonly id: Address | Hex
-  /** token0 < token1, checksummed */
+}
+
+/** A pool of two tokens, token0 < token1 (checksummed). */
+interface PairPoolBase extends PoolBase {
   readonly token0: Address
   readonly token1: Address
 }
 
-export interface V2PoolState extends PoolBase {
-  readonly dex: "uniswap-v2"
+export interface V2PoolState extends PairPoolBase {
+  readonly kind: "uniswap-v2"
   readonly reserve0: bigint
   readonly reserve1: bigint
+  /** the venue's swap fee in basis points (30 for Uniswap V2 itself) */
+  readonly feeBps: number
 }
 
-export interface ConcentratedPoolState extends PoolBase {
-  readonly dex: "uniswap-v3" | "uniswap-v4"
+export interface ConcentratedPoolState extends PairPoolBase {
+  readonly kind: "uniswap-v3" | "uniswap-v4"
   /** LP fee in hundredths of a bip (3000 = 0.3%) */
   readonly fee: number
   readonly tickSpacing: number
@@ -36,4 +44,25 @@ export interface ConcentratedPoolState extends PoolBase {
   readonly hooks?: Address
 }
 
-export type PoolState = V2PoolState | ConcentratedPoolState
+/** A Curve plain pool (StableSwap invariant) of 2 to 4 coins. */
+export interface StablePoolState extends PoolBase {
+  readonly kind: "curve-stableswap"
+  readonly id: Address
+  /** the coins in pool order (checksummed) */
+  readonly coins: readonly Address[]
+  /** the pool's balances(i), in each coin's smallest unit */
+  readonly balances: readonly bigint[]
+  /** Curve's rate multipliers, 10 ** (36 - decimals) per coin */
+  readonly rates: readonly bigint[]
+  /** A_precise(): the amplification times A_PRECISION (100) */
+  readonly amp: bigint
+  /** fee(): the swap fee in units of 1e-10 */
+  readonly fee: bigint
+}
+
+export type PairPoolState = V2PoolState | ConcentratedPoolState
+export type PoolState = PairPoolState | StablePoolState
+
+/** The tokens of a pool in the pool's own order (token0, token1 for a pair; the coins of a stable pool). */
+export const poolTokens = (pool: PoolState): readonly Address[] =>
+  pool.kind === "curve-stableswap" ? pool.coins : [pool.token0, pool.token1]

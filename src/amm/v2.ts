@@ -38,3 +38,18 @@ export const getAmountIn = (amountOut: bigint, reserveIn: bigint, reserveOut: bi
   const denominator = (reserveOut - amountOut) * 997n
   return checked(numerator / denominator + 1n, "getAmountIn")
 }
+
+/**
+ * Output of a V2-style pair whose swap fee is `feeBps` basis points (forks
+ * change it): floor(amountIn*(10000-feeBps)*reserveOut / (reserveIn*10000 +
+ * amountIn*(10000-feeBps))), the most the pair's K check lets out; the same
+ * as getAmountOut for 30 bps. Reverts like getAmountOut.
+ */
+export const getAmountOutWithFee = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: number): bigint => {
+  if (amountIn <= 0n) throw new AmmRevert("InsufficientInputAmount", "UniswapV2Library: INSUFFICIENT_INPUT_AMOUNT")
+  if (reserveIn <= 0n || reserveOut <= 0n) throw new AmmRevert("InsufficientLiquidity", "UniswapV2Library: INSUFFICIENT_LIQUIDITY")
+  const amountInWithFee = checked(amountIn * BigInt(10_000 - feeBps), "getAmountOutWithFee")
+  const numerator = checked(amountInWithFee * reserveOut, "getAmountOutWithFee")
+  const denominator = checked(checked(reserveIn * 10_000n, "getAmountOutWithFee") + amountInWithFee, "getAmountOutWithFee")
+  return numerator / denominator
+}

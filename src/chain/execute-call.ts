@@ -117,7 +117,7 @@ export const decodeExecute = (data: Hex): DecodedExecute => {
 export const ROUTE_FAULTS = ["Malformed", "Shares", "TokenChain", "UnknownPool", "RouterNotAllowed", "PartialFill", "ZeroAmount"] as const
 export type RouteFault = (typeof ROUTE_FAULTS)[number]
 /** InvalidConfig(fault): the contract's ConfigFault enum, by value. */
-export const CONFIG_FAULTS = ["PartnerFee", "Recipient", "FeeRecipient", "ProtocolFee", "FeeCollector", "Owner", "Router"] as const
+export const CONFIG_FAULTS = ["PartnerFee", "Recipient", "FeeRecipient", "ProtocolFee", "FeeCollector", "Owner", "Router", "Venue", "StablePool"] as const
 export type ConfigFault = (typeof CONFIG_FAULTS)[number]
 
 /** The executor errors that are SIMULATION_FAILED reasons of the API, named the same. */

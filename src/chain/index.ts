@@ -39,6 +39,7 @@ export {
   type Route,
   type RouteHop,
   type RouteSplit,
+  type StableHop,
   type V2Hop,
   type V3Hop,
   type V4Hop,

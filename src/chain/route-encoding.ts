@@ -3,38 +3,55 @@
 //   route := splitCount:uint8  split{splitCount}
 //   split := shareBps:uint16  hopCount:uint8  hop{hopCount}
 //   hop   := kind:uint8  tokenOut:address  body
-//     kind 1 v2        body = (none)
-//     kind 2 v3        body = fee:uint24
-//     kind 3 v4        body = fee:uint24 tickSpacing:int24 hooks:address
-//     kind 4 external  body = router:address dataLength:uint24 data
+//     kind 1 v2        body = venue:uint8                                              22 bytes a hop
+//     kind 2 v3        body = venue:uint8 fee:uint24                                   25 bytes
+//     kind 3 v4        body = venue:uint8 fee:uint24 tickSpacing:int24 hooks:address   48 bytes
+//     kind 4 external  body = router:address dataLength:uint24 data                    44 + dataLength bytes
+//     kind 5 stable    body = pool:address                                             41 bytes
 //
 // A hop's input is the previous hop's output; the first hop of each split takes the route's
 // input. Tokens are the ones pools hold: USDC is always the ERC-20 at 0x3600…, never native.
+// `venue` is the executor's id of a deployment its owner registered (setVenue): the factory,
+// pool deployer or PoolManager, the init code hash and (V2) the swap fee all come from there,
+// and the venue's kind must be the hop's. A stable hop names a Curve-style pool the owner
+// registered (setStablePool) that has both tokens among its coins. Consecutive V4 hops of the
+// same venue run inside one unlock of its PoolManager.
 import { getAddress, isAddress, zeroAddress, type Address, type Hex } from "viem"
 
-export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4 } as const
+export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5 } as const
 export type HopKind = keyof typeof HOP_KIND
 
 interface HopBase {
   readonly tokenIn: Address
   readonly tokenOut: Address
 }
-/** A Uniswap V2 pair, derived on chain from the two tokens. */
+/** A Uniswap V2 pair of venue `venue`, derived on chain from the venue's factory and the two tokens. */
 export interface V2Hop extends HopBase {
   readonly kind: "v2"
+  /** the executor's venue id (0..255) of a registered Uniswap V2 deployment */
+  readonly venue: number
 }
-/** A Uniswap V3 pool, derived on chain from the two tokens and the fee. */
+/** A Uniswap V3 pool of venue `venue`, derived on chain from the venue's pool deployer, the two tokens and the fee. */
 export interface V3Hop extends HopBase {
   readonly kind: "v3"
+  /** the executor's venue id (0..255) of a registered Uniswap V3 deployment */
+  readonly venue: number
   /** fee in hundredths of a bip (500 = 0.05%) */
   readonly fee: number
 }
-/** A Uniswap V4 pool, by its key (the pool id is keccak256 of the key). */
+/** A Uniswap V4 pool in venue `venue`'s PoolManager, by its key (the pool id is keccak256 of the key). */
 export interface V4Hop extends HopBase {
   readonly kind: "v4"
+  /** the executor's venue id (0..255) of a registered PoolManager */
+  readonly venue: number
   readonly fee: number
   readonly tickSpacing: number
   readonly hooks: Address
+}
+/** A Curve-style stable pool the executor's owner registered; both tokens must be among its coins. */
+export interface StableHop extends HopBase {
+  readonly kind: "stable"
+  readonly pool: Address
 }
 /** An allowlisted external router, called with `data` after an exact approval of the hop's input. */
 export interface ExternalHop extends HopBase {
@@ -42,7 +59,7 @@ export interface ExternalHop extends HopBase {
   readonly router: Address
   readonly data: Hex
 }
-export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop
+export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop
 
 export interface RouteSplit {
   /** share of the input in basis points; the shares of a route sum to 10000 */
@@ -111,14 +128,19 @@ const encodeHop = (hop: RouteHop, label: string): string => {
   const prefix = hexOf(HOP_KIND[hop.kind], 1) + addressHex(hop.tokenOut, `${label} tokenOut`)
   switch (hop.kind) {
     case "v2":
-      return prefix
+      intIn(hop.venue, 0, MAX_U8, `${label} venue`)
+      return prefix + hexOf(hop.venue, 1)
     case "v3":
+      intIn(hop.venue, 0, MAX_U8, `${label} venue`)
       intIn(hop.fee, 0, MAX_U24, `${label} fee`)
-      return prefix + hexOf(hop.fee, 3)
+      return prefix + hexOf(hop.venue, 1) + hexOf(hop.fee, 3)
     case "v4":
+      intIn(hop.venue, 0, MAX_U8, `${label} venue`)
       intIn(hop.fee, 0, MAX_U24, `${label} fee`)
       intIn(hop.tickSpacing, MIN_I24, MAX_I24, `${label} tickSpacing`)
-      return prefix + hexOf(hop.fee, 3) + hexOf(hop.tickSpacing & MAX_U24, 3) + addressHex(hop.hooks, `${label} hooks`)
+      return prefix + hexOf(hop.venue, 1) + hexOf(hop.fee, 3) + hexOf(hop.tickSpacing & MAX_U24, 3) + addressHex(hop.hooks, `${label} hooks`)
+    case "stable":
+      return prefix + addressHex(hop.pool, `${label} pool`)
     case "external": {
       if (!/^0x([0-9a-fA-F]{2})*$/.test(hop.data)) throw new RouteEncodingError(`${label} data is not hex bytes`)
       const length = (hop.data.length - 2) / 2
@@ -181,14 +203,18 @@ export const decodeRoute = (data: Hex, tokenIn: Address): Route => {
       const kind = uint(1, what)
       const tokenOut = address(what)
       const base = { tokenIn: current, tokenOut }
-      if (kind === HOP_KIND.v2) hops.push({ kind: "v2", ...base })
-      else if (kind === HOP_KIND.v3) hops.push({ kind: "v3", ...base, fee: uint(3, what) })
-      else if (kind === HOP_KIND.v4) {
+      if (kind === HOP_KIND.v2) hops.push({ kind: "v2", ...base, venue: uint(1, what) })
+      else if (kind === HOP_KIND.v3) {
+        const venue = uint(1, what)
+        hops.push({ kind: "v3", ...base, venue, fee: uint(3, what) })
+      } else if (kind === HOP_KIND.v4) {
+        const venue = uint(1, what)
         const fee = uint(3, what)
         const raw = uint(3, what)
         const tickSpacing = raw > MAX_I24 ? raw - 0x100_0000 : raw
-        hops.push({ kind: "v4", ...base, fee, tickSpacing, hooks: address(what) })
-      } else if (kind === HOP_KIND.external) {
+        hops.push({ kind: "v4", ...base, venue, fee, tickSpacing, hooks: address(what) })
+      } else if (kind === HOP_KIND.stable) hops.push({ kind: "stable", ...base, pool: address(what) })
+      else if (kind === HOP_KIND.external) {
         const router = address(what)
         const dataLength = uint(3, what)
         need(dataLength, `${what} data`)

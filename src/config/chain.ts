@@ -6,7 +6,7 @@
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, type ConfigProvider } from "effect"
 import { parseAddress, type Address } from "./address.ts"
 import { AGGREGATORS, aggregatorProblems, type AggregatorSettings } from "./aggregators.ts"
-import { DEXES, servedVenues, type ServedVenues } from "./dexes.ts"
+import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"
 import { configProblems, jsonVariable } from "./json-variable.ts"
 import { withManifest, type ManifestSource } from "./manifest-source.ts"
 import { PRICE_FEEDS, type PriceFeedSettings } from "./price-feeds.ts"
@@ -19,13 +19,12 @@ export interface ChainSettings {
   readonly chainId: number
   readonly executor: Address
   readonly multicall3: Address
-  /** the uniswap-v2 venue's factory (V2_FACTORY, or the venue in DEXES) */
-  readonly v2Factory?: Address
-  /** the uniswap-v3 venue's factory (V3_FACTORY, or the venue in DEXES) */
-  readonly v3Factory?: Address
-  /** the uniswap-v4 venue's PoolManager and StateView, both or neither (V4_POOL_MANAGER, V4_STATE_VIEW, or the venue in DEXES) */
-  readonly poolManager?: Address
-  readonly stateView?: Address
+  /**
+   * the venues the own router reads (DEXES); V2_FACTORY, V3_FACTORY and
+   * V4_POOL_MANAGER with V4_STATE_VIEW stand for the venues uniswap-v2,
+   * uniswap-v3 and uniswap-v4 and win over them
+   */
+  readonly venues: readonly ServedVenue[]
   readonly priceFeeds: readonly PriceFeedSettings[]
   readonly aggregators: readonly AggregatorSettings[]
   /** the block pool discovery starts from */
@@ -84,17 +83,26 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
     const problems: string[] = []
-    const venues = Either.getOrElse(servedVenues(Option.getOrElse(read.dexes, () => [])), (lines): ServedVenues => {
-      problems.push(...lines)
-      return {}
-    })
-    // each of these variables wins over the venue it stands for
-    const v2Factory = Option.getOrUndefined(read.v2Factory) ?? venues.v2Factory
-    const v3Factory = Option.getOrUndefined(read.v3Factory) ?? venues.v3Factory
-    const poolManager = Option.getOrUndefined(read.poolManager) ?? venues.poolManager
-    const stateView = Option.getOrUndefined(read.stateView) ?? venues.stateView
+    // each single-venue variable stands for the venue of its kind's name and wins over it
+    const v2Factory = Option.getOrUndefined(read.v2Factory)
+    const v3Factory = Option.getOrUndefined(read.v3Factory)
+    const poolManager = Option.getOrUndefined(read.poolManager)
+    const stateView = Option.getOrUndefined(read.stateView)
     if (poolManager !== undefined && stateView === undefined) problems.push("V4_STATE_VIEW: is needed with V4_POOL_MANAGER")
     if (poolManager === undefined && stateView !== undefined) problems.push("V4_POOL_MANAGER: is needed with V4_STATE_VIEW")
+    const overrides: Venue[] = [
+      ...(v2Factory ? [{ name: "uniswap-v2", kind: "uniswap-v2", factory: v2Factory } as const] : []),
+      ...(v3Factory ? [{ name: "uniswap-v3", kind: "uniswap-v3", factory: v3Factory } as const] : []),
+      ...(poolManager && stateView ? [{ name: "uniswap-v4", kind: "uniswap-v4", poolManager, stateView } as const] : []),
+    ]
+    const listed = Option.getOrElse(read.dexes, () => [])
+    const venues = Either.getOrElse(
+      servedVenues([...overrides, ...listed.filter((v) => !overrides.some((o) => o.name === v.name))]),
+      (lines): ServedVenue[] => {
+        problems.push(...lines)
+        return []
+      },
+    )
     const aggregators = Option.getOrElse(read.aggregators, () => [])
     problems.push(...aggregatorProblems(aggregators, read.quoteBudgetMs))
     if (problems.length > 0) return Either.left(configProblems(problems as [string, ...string[]]))
@@ -103,10 +111,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
       chainId: Option.getOrElse(read.chainId, () => ARC_CHAIN_ID),
       executor: read.executor,
       multicall3: read.multicall3,
-      ...(v2Factory ? { v2Factory } : {}),
-      ...(v3Factory ? { v3Factory } : {}),
-      ...(poolManager ? { poolManager } : {}),
-      ...(stateView ? { stateView } : {}),
+      venues,
       priceFeeds: Option.getOrElse(read.priceFeeds, () => []),
       aggregators,
       fromBlock: Option.getOrElse(read.fromBlock, () => 0n),

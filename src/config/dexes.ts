@@ -1,7 +1,8 @@
 // DEXES: the venues the own router reads, a JSON array of { name, kind, … },
 // each one deployment of an AMM family:
 //   uniswap-v2        { factory, feeBps? }        a factory and its pairs (feeBps when the fee is not 30)
-//   uniswap-v3        { factory, quoter? }        a factory and its pools
+//   uniswap-v3        { factory, deployer?, quoter? }  a factory and its pools (deployer: the
+//                                               contract that CREATE2s them, when not the factory)
 //   uniswap-v4        { poolManager, stateView, quoter? }
 //   curve-stableswap  { pools?, factory? }        plain pools, listed or found through a factory
 // An entry without `kind` is read as the kind of its own name. The manifest's
@@ -32,7 +33,7 @@ const UniswapV2Venue = Schema.Struct({
   ),
 })
 
-const UniswapV3Venue = Schema.Struct({ name, kind: Schema.Literal("uniswap-v3"), factory: address, quoter: optionalAddress })
+const UniswapV3Venue = Schema.Struct({ name, kind: Schema.Literal("uniswap-v3"), factory: address, deployer: optionalAddress, quoter: optionalAddress })
 
 const UniswapV4Venue = Schema.Struct({ name, kind: Schema.Literal("uniswap-v4"), poolManager: address, stateView: address, quoter: optionalAddress })
 
@@ -77,47 +78,71 @@ export const DEXES: JsonVariable<ReadonlyArray<Venue>, ReadonlyArray<typeof Venu
   },
 }
 
-/** The DEX contracts the service reads pools from: one venue of each Uniswap kind. */
-export interface ServedVenues {
-  readonly v2Factory?: Address
-  readonly v3Factory?: Address
-  readonly poolManager?: Address
-  readonly stateView?: Address
+/**
+ * A venue as the service serves it: its name, its kind and the contracts the
+ * market reads (and matches against the executor's registered venues).
+ */
+export type ServedVenue =
+  | { readonly name: string; readonly kind: "uniswap-v2"; readonly factory: Address; readonly feeBps: number }
+  | { readonly name: string; readonly kind: "uniswap-v3"; readonly factory: Address; readonly deployer: Address }
+  | { readonly name: string; readonly kind: "uniswap-v4"; readonly poolManager: Address; readonly stateView: Address }
+  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[] }
+
+/** The contract that identifies a venue on chain (and in the executor's registry), lower-case. */
+export const venueContract = (venue: ServedVenue): string | undefined => {
+  switch (venue.kind) {
+    case "uniswap-v2":
+      return venue.factory.toLowerCase()
+    case "uniswap-v3":
+      return venue.deployer.toLowerCase()
+    case "uniswap-v4":
+      return venue.poolManager.toLowerCase()
+    case "curve-stableswap":
+      return undefined
+  }
 }
 
 /**
  * The venues as the service serves them, or a line for each it cannot serve:
- * it reads one venue of each Uniswap kind, named like its kind, at the
- * standard uniswap-v2 fee; names are unique.
+ * names are unique, no two venues share a contract, and stable pools are
+ * listed (finding them through a factory is not supported).
  */
-export const servedVenues = (venues: ReadonlyArray<Venue>): Either.Either<ServedVenues, string[]> => {
+export const servedVenues = (venues: ReadonlyArray<Venue>): Either.Either<ServedVenue[], string[]> => {
   const problems: string[] = []
   const names = new Set<string>()
-  let served: ServedVenues = {}
+  const contracts = new Map<string, string>()
+  const served: ServedVenue[] = []
   for (const venue of venues) {
     if (names.has(venue.name)) problems.push(`DEXES: the name ${venue.name} is used twice`)
     names.add(venue.name)
     const refuse = (why: string) => problems.push(`DEXES: venue ${venue.name} (${venue.kind}) cannot be served: ${why}`)
-    if (venue.kind === "curve-stableswap") {
-      refuse("the service does not read curve-stableswap venues")
-      continue
-    }
-    if (venue.name !== venue.kind) {
-      refuse(`the service reads one ${venue.kind} venue, named ${venue.kind}`)
-      continue
-    }
+    let entry: ServedVenue
     switch (venue.kind) {
       case "uniswap-v2":
-        if (venue.feeBps !== undefined && venue.feeBps !== UNISWAP_V2_FEE_BPS) refuse(`the service prices uniswap-v2 pairs at ${UNISWAP_V2_FEE_BPS} bps, not ${venue.feeBps}`)
-        else served = { ...served, v2Factory: venue.factory }
+        entry = { name: venue.name, kind: venue.kind, factory: venue.factory, feeBps: venue.feeBps ?? UNISWAP_V2_FEE_BPS }
         break
       case "uniswap-v3":
-        served = { ...served, v3Factory: venue.factory }
+        entry = { name: venue.name, kind: venue.kind, factory: venue.factory, deployer: venue.deployer ?? venue.factory }
         break
       case "uniswap-v4":
-        served = { ...served, poolManager: venue.poolManager, stateView: venue.stateView }
+        entry = { name: venue.name, kind: venue.kind, poolManager: venue.poolManager, stateView: venue.stateView }
+        break
+      case "curve-stableswap":
+        if ((venue.pools ?? []).length === 0) {
+          refuse("finding stable pools through a factory is not supported; list them in pools")
+          continue
+        }
+        entry = { name: venue.name, kind: venue.kind, pools: venue.pools! }
         break
     }
+    // a factory, deployer, PoolManager or stable pool belongs to one venue, once
+    const owned = entry.kind === "curve-stableswap" ? entry.pools.map((p) => p.toLowerCase()) : [venueContract(entry)!]
+    for (const contract of owned) {
+      const owner = contracts.get(contract)
+      if (owner !== undefined) refuse(owner === venue.name ? `it lists ${contract} twice` : `its contract ${contract} is venue ${owner}'s too`)
+      else contracts.set(contract, venue.name)
+    }
+    served.push(entry)
   }
   return problems.length > 0 ? Either.left(problems) : Either.right(served)
 }

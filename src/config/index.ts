@@ -15,7 +15,7 @@ export {
   loadChainSettings,
   type ChainSettings,
 } from "./chain.ts"
-export { VENUE_KINDS, Venue, type VenueKind } from "./dexes.ts"
+export { VENUE_KINDS, Venue, venueContract, type ServedVenue, type VenueKind } from "./dexes.ts"
 export { AGGREGATOR_KINDS, DEFAULT_AGGREGATOR_TIMEOUT_MS, type AggregatorSettings } from "./aggregators.ts"
 export type { PriceFeedSettings } from "./price-feeds.ts"
 export { manifestProvider, manifestVariables, withManifest, type ManifestSource } from "./manifest-source.ts"

@@ -1,6 +1,9 @@
 // Builds a scenario on a fresh node: Arc's USDC, the scenario's tokens, price
-// feeds, Uniswap V2/V3/V4 from their npm artifacts with the scenario's pools
-// and positions, the route executor, and the funded accounts.
+// feeds, every venue as a deployment of its own (a UniswapV2Factory, a
+// UniswapV3Factory, a PoolManager with its StateView, from their npm artifacts;
+// or the devnet's StableSwapPool contracts) with the scenario's pools and
+// positions, the route executor with every venue and stable pool registered,
+// and the funded accounts.
 import {
   encodeAbiParameters,
   getAddress,
@@ -17,23 +20,30 @@ import { ownArtifact, uniswapArtifact, type ContractArtifact } from "../contract
 import { FEE_COLLECTOR_INDEX, OWNER_INDEX, testAccounts } from "./accounts.ts"
 import { ARC_CHAIN_ID } from "./anvil.ts"
 import type { DevnetClient } from "./clients.ts"
-import { deployRouteExecutor } from "./executor.ts"
-import type { Manifest, ManifestPool } from "./manifest.ts"
+import { deployRouteExecutor, registerVenues, UNISWAP_V2_FEE_BPS, type ExecutorVenue } from "./executor.ts"
+import { executorVenueIds, type Manifest, type ManifestPairPool, type ManifestPool, type ManifestVenue, type ManifestVenueOf } from "./manifest.ts"
 import {
   NATIVE_DECIMALS,
   PRICE_FEED_DECIMALS,
   USDC_DECIMALS,
   USDC_SYMBOL,
   type PlannedConcentratedPool,
-  type PlannedV2Pool,
+  type PlannedPool,
   type ScenarioPlan,
 } from "./scenario.ts"
+import { DEFAULT_VENUES as DEFAULT_VENUE_NAMES } from "./scenario-schema.ts"
 import { installArcUsdc, USDC_ADDRESS, USDC_SCALE } from "./usdc.ts"
 
 export const INITIAL_PROTOCOL_FEE_BPS = 25
 export const NATIVE_PLACEHOLDER: Address = zeroAddress
 /** SwapRouter's WETH9: an address holding no contract and no pool token */
 const NO_WETH9: Address = "0x000000000000000000000000000000000000dEaD"
+
+/** StableSwapPool's ABI with the one add_liquidity overload of an n-coin pool (uint256[n]). */
+const addLiquidityAbi = (abi: Abi, coins: number): Abi =>
+  abi.filter(
+    (item) => item.type === "function" && item.name === "add_liquidity" && item.inputs[0]?.type === `uint256[${coins}]`,
+  )
 
 export class DeployError extends Error {
   override readonly name = "DeployError"
@@ -137,34 +147,23 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     priceFeeds[feed.symbol] = await deploy(`price feed ${feed.symbol}`, ownArtifact("PriceFeed"), [PRICE_FEED_DECIMALS, `${feed.symbol} / USD`, feed.answer])
   }
 
-  const v2Pools = plan.pools.filter((p): p is PlannedV2Pool => p.dex === "uniswap-v2")
-  const v3Pools = plan.pools.filter((p): p is PlannedConcentratedPool => p.dex === "uniswap-v3")
-  const v4Pools = plan.pools.filter((p): p is PlannedConcentratedPool => p.dex === "uniswap-v4")
   const poolAt = new Map<number, ManifestPool>()
+  const dexes: Record<string, ManifestVenue> = {}
+  const poolsOn = (venue: string): PlannedPool[] => plan.pools.filter((p) => p.dex === venue)
+  // a default venue keeps its contracts' plain names in messages; another venue's are prefixed with its name
+  const labelOf = (venue: string, what: string) => ((DEFAULT_VENUE_NAMES as readonly string[]).includes(venue) ? what : `${venue}: ${what}`)
 
-  // Uniswap V2
   const v2Factory = uniswapArtifact("UniswapV2Factory")
   const v2Pair = uniswapArtifact("UniswapV2Pair")
-  const v2FactoryAddress = await deploy("UniswapV2Factory", v2Factory, [from])
-  for (const pool of v2Pools) {
-    const label = `pools[${pool.index}]`
-    await write(`${label} createPair`, v2FactoryAddress, v2Factory.abi, "createPair", [addressOf(pool.token0), addressOf(pool.token1)])
-    const pair = getAddress((await read(v2FactoryAddress, v2Factory.abi, "getPair", [addressOf(pool.token0), addressOf(pool.token1)])) as Address)
-    await fund(pool.token0, pair, pool.reserve0)
-    await fund(pool.token1, pair, pool.reserve1)
-    await write(`${label} mint`, pair, v2Pair.abi, "mint", [from])
-    poolAt.set(pool.index, { dex: "uniswap-v2", pool: pair, tokens: [...pool.tokens] })
-  }
-
-  // Uniswap V3
   const v3Factory = uniswapArtifact("UniswapV3Factory")
   const v3Pool = uniswapArtifact("UniswapV3Pool")
-  const v3FactoryAddress = await deploy("UniswapV3Factory", v3Factory)
-  // the 0.01% tier is not enabled by the factory's constructor
-  await write("enable the 0.01% fee tier", v3FactoryAddress, v3Factory.abi, "enableFeeAmount", [100, 1])
+  const poolManager = uniswapArtifact("PoolManager")
   const v3Provider = ownArtifact("V3LiquidityProvider")
+  const v4Provider = ownArtifact("V4LiquidityProvider")
+  // one provider mints in the pools of every V3 factory
   const v3ProviderAddress = await deploy("V3LiquidityProvider", v3Provider)
-  const createV3Pool = async (factory: Address, pool: PlannedConcentratedPool, label: string): Promise<ManifestPool> => {
+
+  const createV3Pool = async (factory: Address, pool: PlannedConcentratedPool, label: string, dex: string): Promise<ManifestPairPool> => {
     await write(`${label} createPool`, factory, v3Factory.abi, "createPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])
     const address = getAddress((await read(factory, v3Factory.abi, "getPool", [addressOf(pool.token0), addressOf(pool.token1), pool.fee])) as Address)
     await write(`${label} initialize`, address, v3Pool.abi, "initialize", [pool.sqrtPriceX96])
@@ -173,40 +172,115 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     for (const [i, position] of pool.positions.entries()) {
       await write(`${label} positions[${i}]`, v3ProviderAddress, v3Provider.abi, "mint", [address, position.tickLower, position.tickUpper, position.liquidity])
     }
-    return { dex: "uniswap-v3", pool: address, tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing }
+    return { dex, pool: address, tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing }
   }
-  for (const pool of v3Pools) poolAt.set(pool.index, await createV3Pool(v3FactoryAddress, pool, `pools[${pool.index}]`))
-  const v3Quoter = await deploy("QuoterV2", uniswapArtifact("QuoterV2"), [v3FactoryAddress, USDC_ADDRESS])
 
-  // Uniswap V4
-  const poolManager = uniswapArtifact("PoolManager")
-  const poolManagerAddress = await deploy("PoolManager", poolManager, [from])
-  const v4Provider = ownArtifact("V4LiquidityProvider")
-  const v4ProviderAddress = await deploy("V4LiquidityProvider", v4Provider, [poolManagerAddress])
-  for (const pool of v4Pools) {
-    const label = `pools[${pool.index}]`
-    const key: V4PoolKey = { currency0: addressOf(pool.token0), currency1: addressOf(pool.token1), fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: zeroAddress }
-    await write(`${label} initialize`, poolManagerAddress, poolManager.abi, "initialize", [key, pool.sqrtPriceX96])
-    await fund(pool.token0, v4ProviderAddress, pool.amount0)
-    await fund(pool.token1, v4ProviderAddress, pool.amount1)
-    for (const [i, position] of pool.positions.entries()) {
-      await write(`${label} positions[${i}]`, v4ProviderAddress, v4Provider.abi, "addLiquidity", [key, position.tickLower, position.tickUpper, position.liquidity, `0x${"0".repeat(64)}`])
+  /** A UniswapV2Factory of its own and the venue's pairs. */
+  const deployV2Venue = async (venue: string): Promise<ManifestVenueOf<"uniswap-v2">> => {
+    const factory = await deploy(labelOf(venue, "UniswapV2Factory"), v2Factory, [from])
+    for (const pool of poolsOn(venue)) {
+      if (pool.kind !== "uniswap-v2") continue
+      const label = `pools[${pool.index}]`
+      await write(`${label} createPair`, factory, v2Factory.abi, "createPair", [addressOf(pool.token0), addressOf(pool.token1)])
+      const pair = getAddress((await read(factory, v2Factory.abi, "getPair", [addressOf(pool.token0), addressOf(pool.token1)])) as Address)
+      await fund(pool.token0, pair, pool.reserve0)
+      await fund(pool.token1, pair, pool.reserve1)
+      await write(`${label} mint`, pair, v2Pair.abi, "mint", [from])
+      poolAt.set(pool.index, { dex: venue, pool: pair, tokens: [...pool.tokens] })
     }
-    poolAt.set(pool.index, { dex: "uniswap-v4", pool: v4PoolId(key), tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: zeroAddress })
+    return { kind: "uniswap-v2", factory }
   }
-  const v4Quoter = await deploy("V4Quoter", uniswapArtifact("V4Quoter"), [poolManagerAddress])
-  const stateView = await deploy("StateView", uniswapArtifact("StateView"), [poolManagerAddress])
 
+  /** A UniswapV3Factory of its own (0.01% tier enabled) and the venue's pools; QuoterV2 for the uniswap-v3 venue. */
+  const deployV3Venue = async (venue: string): Promise<ManifestVenueOf<"uniswap-v3">> => {
+    const factory = await deploy(labelOf(venue, "UniswapV3Factory"), v3Factory)
+    // the 0.01% tier is not enabled by the factory's constructor
+    await write(labelOf(venue, "enable the 0.01% fee tier"), factory, v3Factory.abi, "enableFeeAmount", [100, 1])
+    for (const pool of poolsOn(venue)) {
+      if (pool.kind === "uniswap-v3") poolAt.set(pool.index, await createV3Pool(factory, pool, `pools[${pool.index}]`, venue))
+    }
+    if (venue !== "uniswap-v3") return { kind: "uniswap-v3", factory }
+    const quoter = await deploy("QuoterV2", uniswapArtifact("QuoterV2"), [factory, USDC_ADDRESS])
+    return { kind: "uniswap-v3", factory, quoter }
+  }
+
+  /** A PoolManager of its own with its StateView and the venue's pools; V4Quoter for the uniswap-v4 venue. */
+  const deployV4Venue = async (venue: string): Promise<ManifestVenueOf<"uniswap-v4">> => {
+    const manager = await deploy(labelOf(venue, "PoolManager"), poolManager, [from])
+    const provider = await deploy(labelOf(venue, "V4LiquidityProvider"), v4Provider, [manager])
+    for (const pool of poolsOn(venue)) {
+      if (pool.kind !== "uniswap-v4") continue
+      const label = `pools[${pool.index}]`
+      const key: V4PoolKey = { currency0: addressOf(pool.token0), currency1: addressOf(pool.token1), fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: zeroAddress }
+      await write(`${label} initialize`, manager, poolManager.abi, "initialize", [key, pool.sqrtPriceX96])
+      await fund(pool.token0, provider, pool.amount0)
+      await fund(pool.token1, provider, pool.amount1)
+      for (const [i, position] of pool.positions.entries()) {
+        await write(`${label} positions[${i}]`, provider, v4Provider.abi, "addLiquidity", [key, position.tickLower, position.tickUpper, position.liquidity, `0x${"0".repeat(64)}`])
+      }
+      poolAt.set(pool.index, { dex: venue, pool: v4PoolId(key), tokens: [...pool.tokens], fee: pool.fee, tickSpacing: pool.tickSpacing, hooks: zeroAddress })
+    }
+    const quoter = venue === "uniswap-v4" ? await deploy("V4Quoter", uniswapArtifact("V4Quoter"), [manager]) : undefined
+    const stateView = await deploy(labelOf(venue, "StateView"), uniswapArtifact("StateView"), [manager])
+    return quoter !== undefined ? { kind: "uniswap-v4", poolManager: manager, quoter, stateView } : { kind: "uniswap-v4", poolManager: manager, stateView }
+  }
+
+  /** Each of the venue's pools: a StableSwapPool the owner deploys and makes the first deposit in. */
+  const deployStableVenue = async (venue: string): Promise<ManifestVenueOf<"curve-stableswap">> => {
+    const stableSwap = ownArtifact("StableSwapPool")
+    const pools: Address[] = []
+    for (const pool of poolsOn(venue)) {
+      if (pool.kind !== "curve-stableswap") continue
+      const label = `pools[${pool.index}]`
+      const coins = pool.tokens.map(addressOf)
+      const address = await deploy(`${label} StableSwapPool`, stableSwap, [coins, BigInt(pool.A), BigInt(pool.fee)])
+      for (const [k, symbol] of pool.tokens.entries()) {
+        // the owner pays: it holds native USDC already, the other coins are minted to it
+        if (symbol !== USDC_SYMBOL) await fund(symbol, from, pool.balances[k]!)
+        await write(`${label} approve ${symbol}`, coins[k]!, erc20, "approve", [address, pool.balances[k]!])
+      }
+      await write(`${label} add_liquidity`, address, addLiquidityAbi(stableSwap.abi, pool.tokens.length), "add_liquidity", [pool.balances, 0n])
+      poolAt.set(pool.index, { dex: venue, pool: address, tokens: [...pool.tokens], A: pool.A, fee: pool.fee })
+      pools.push(address)
+    }
+    return { kind: "curve-stableswap", pools }
+  }
+
+  // every venue its own deployment, in the manifest's order (the default venues first)
+  for (const venue of plan.venues) {
+    switch (venue.kind) {
+      case "uniswap-v2":
+        dexes[venue.name] = await deployV2Venue(venue.name)
+        break
+      case "uniswap-v3":
+        dexes[venue.name] = await deployV3Venue(venue.name)
+        break
+      case "uniswap-v4":
+        dexes[venue.name] = await deployV4Venue(venue.name)
+        break
+      case "curve-stableswap":
+        dexes[venue.name] = await deployStableVenue(venue.name)
+        break
+    }
+  }
   const executor = await deployRouteExecutor({
     walletClient: client,
     publicClient: client,
     owner: from,
     feeCollector: feeCollector.address,
     protocolFeeBps: INITIAL_PROTOCOL_FEE_BPS,
-    v2Factory: v2FactoryAddress,
-    v3Factory: v3FactoryAddress,
-    poolManager: poolManagerAddress,
   })
+  // the executor routes only through what its owner registers: every Uniswap venue under its id
+  // (uniswap-v2 = 1, uniswap-v3 = 2, uniswap-v4 = 3, then the scenario's own), every stable pool
+  const executorVenues = [...executorVenueIds({ dexes })].map(([name, id]): ExecutorVenue => {
+    const venue = dexes[name]!
+    if (venue.kind === "uniswap-v2") return { id, kind: venue.kind, factory: venue.factory as Address, feeBps: venue.feeBps ?? UNISWAP_V2_FEE_BPS }
+    if (venue.kind === "uniswap-v3") return { id, kind: venue.kind, factory: venue.factory as Address }
+    if (venue.kind === "uniswap-v4") return { id, kind: venue.kind, factory: venue.poolManager as Address }
+    throw new DeployError(`venue ${name}: a ${venue.kind} venue has no executor id`)
+  })
+  const executorStablePools = Object.values(dexes).flatMap((venue) => (venue.kind === "curve-stableswap" ? (venue.pools as readonly Address[]) : []))
+  await registerVenues(client, client, executor, from, executorVenues, executorStablePools)
 
   // The devnet aggregator's own liquidity: a second V3 factory that the service's market never
   // reads, a QuoterV2 over it, and Uniswap's SwapRouter over it, allowlisted on the executor.
@@ -215,8 +289,8 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   const aggregatorQuoter = await deploy("aggregator QuoterV2", uniswapArtifact("QuoterV2"), [aggregatorFactory, USDC_ADDRESS])
   // no pool token is the router's WETH9, so every swap input is pulled from the caller with transferFrom
   const swapRouter = await deploy("SwapRouter", uniswapArtifact("SwapRouter"), [aggregatorFactory, NO_WETH9])
-  const aggregatorPools: ManifestPool[] = []
-  for (const [i, pool] of plan.aggregatorPools.entries()) aggregatorPools.push(await createV3Pool(aggregatorFactory, pool, `aggregator.pools[${i}]`))
+  const aggregatorPools: ManifestPairPool[] = []
+  for (const [i, pool] of plan.aggregatorPools.entries()) aggregatorPools.push(await createV3Pool(aggregatorFactory, pool, `aggregator.pools[${i}]`, "uniswap-v3"))
   await write("allowlist SwapRouter on the executor", executor, ownArtifact("RouteExecutor").abi, "setRouterAllowed", [swapRouter, true])
 
   // the scenario's accounts; USDC is native, so its balance is set at 18 decimals
@@ -247,11 +321,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     owner: { address: owner.address, privateKey: owner.privateKey },
     feeCollector: feeCollector.address,
     tokens,
-    dexes: {
-      "uniswap-v2": { factory: v2FactoryAddress },
-      "uniswap-v3": { factory: v3FactoryAddress, quoter: v3Quoter },
-      "uniswap-v4": { poolManager: poolManagerAddress, quoter: v4Quoter, stateView },
-    },
+    dexes,
     pools,
     priceFeeds,
     multicall3,

@@ -7,7 +7,7 @@ import { DEVNET_AGGREGATOR_API_KEY, startDevnetAggregator, type DevnetAggregator
 import { ARC_CHAIN_ID, PortInUseError, startAnvil, type AnvilNode } from "./anvil.ts"
 import { devnetClient } from "./clients.ts"
 import { deployScenario, plannedTokenAddresses } from "./deploy.ts"
-import { Manifest, writeManifest } from "./manifest.ts"
+import { decodeManifest, Manifest, writeManifest } from "./manifest.ts"
 import { parseScenario, planScenario, ScenarioError, USDC_SYMBOL } from "./scenario.ts"
 import { readCachedState, stateKey, writeCachedState } from "./state-cache.ts"
 import { USDC_ADDRESS } from "./usdc.ts"
@@ -74,7 +74,7 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
     let manifest: Manifest
     if (cached) {
       await client.request({ method: "anvil_loadState" as never, params: [cached.state] as never })
-      manifest = { ...Schema.decodeUnknownSync(Manifest)(cached.manifest), rpcUrl: node.rpcUrl }
+      manifest = { ...decodeManifest(cached.manifest), rpcUrl: node.rpcUrl }
     } else {
       manifest = await deployScenario(client, plan, node.rpcUrl)
       if (key !== undefined) {

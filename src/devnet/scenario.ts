@@ -1,7 +1,7 @@
 // A scenario file checked whole and turned into a deployment plan of exact
 // integers, before anything is deployed: a scenario that is malformed or
 // cannot be built is refused with a message naming the entry.
-import { Data, Either, ParseResult } from "effect"
+import { Data, Either, ParseResult, Schema } from "effect"
 import { getAddress, type Address } from "viem"
 import {
   getAmount0Delta,
@@ -16,7 +16,18 @@ import {
   MIN_TICK,
 } from "../amm/index.ts"
 import { isqrt, parseRational, parseUnitsExact, type Rational } from "./decimal.ts"
-import { decodeScenarioFile, type PoolEntry, type PositionEntry, type ScenarioFile } from "./scenario-schema.ts"
+import {
+  DEFAULT_VENUES,
+  decodeScenarioShape,
+  DexEntry,
+  POOL_ENTRY_BY_KIND,
+  strict,
+  type PoolEntry,
+  type PositionEntry,
+  type ScenarioFile,
+  type VenueKind,
+  VENUE_KINDS,
+} from "./scenario-schema.ts"
 
 export class ScenarioError extends Data.TaggedError("ScenarioError")<{ readonly message: string }> {}
 
@@ -43,9 +54,23 @@ export interface PlannedPosition {
   readonly liquidity: bigint
 }
 
+/** The executor's venue ids are uint8, from 1 */
+const MAX_EXECUTOR_VENUES = 255
+/** Curve's fee unit: fee() is a fraction in units of 1e-10 */
+export const STABLE_FEE_DECIMALS = 10
+/** Curve's MAX_FEE is 5e9 (50%); the scenario keeps fees below it */
+const STABLE_FEE_LIMIT = 5_000_000_000n
+/** Curve's rate multipliers 10 ** (36 - decimals) take coins of at most 18 decimals */
+const STABLE_MAX_DECIMALS = 18
+
 interface PoolBase {
   /** index in the scenario's pools, for messages */
   readonly index: number
+  /** the venue's name */
+  readonly dex: string
+}
+
+interface PairPoolBase extends PoolBase {
   /** symbols as the entry gave them */
   readonly tokens: readonly [string, string]
   /** symbols in pool order (token0 has the lower address) */
@@ -53,14 +78,14 @@ interface PoolBase {
   readonly token1: string
 }
 
-export interface PlannedV2Pool extends PoolBase {
-  readonly dex: "uniswap-v2"
+export interface PlannedV2Pool extends PairPoolBase {
+  readonly kind: "uniswap-v2"
   readonly reserve0: bigint
   readonly reserve1: bigint
 }
 
-export interface PlannedConcentratedPool extends PoolBase {
-  readonly dex: "uniswap-v3" | "uniswap-v4"
+export interface PlannedConcentratedPool extends PairPoolBase {
+  readonly kind: "uniswap-v3" | "uniswap-v4"
   readonly fee: number
   readonly tickSpacing: number
   readonly sqrtPriceX96: bigint
@@ -70,9 +95,28 @@ export interface PlannedConcentratedPool extends PoolBase {
   readonly amount1: bigint
 }
 
-export type PlannedPool = PlannedV2Pool | PlannedConcentratedPool
+/** A Curve plain pool: its coins in pool order (as the entry gave them). */
+export interface PlannedStablePool extends PoolBase {
+  readonly kind: "curve-stableswap"
+  readonly tokens: readonly string[]
+  /** the amplification coefficient (A, not A_precise) */
+  readonly A: number
+  /** the swap fee in units of 1e-10 */
+  readonly fee: number
+  /** the first deposit, per coin in its smallest unit */
+  readonly balances: readonly bigint[]
+}
+
+export type PlannedPool = PlannedV2Pool | PlannedConcentratedPool | PlannedStablePool
+
+export interface PlannedVenue {
+  readonly name: string
+  readonly kind: VenueKind
+}
 
 export interface ScenarioPlan {
+  /** every venue in the manifest's order: uniswap-v2, uniswap-v3, uniswap-v4, then the scenario's `dexes` */
+  readonly venues: readonly PlannedVenue[]
   readonly tokens: readonly PlannedToken[]
   /** USD price per whole token, with PRICE_FEED_DECIMALS decimals */
   readonly priceFeeds: ReadonlyArray<{ readonly symbol: string; readonly answer: bigint }>
@@ -87,7 +131,25 @@ const fail = (message: string): never => {
   throw new ScenarioError({ message })
 }
 
-/** Parses and checks a scenario's JSON text without any token address (structure, references, amounts). */
+/** How messages name a pool entry: its place, venue and tokens. */
+const poolLabel = (pool: { readonly dex: unknown; readonly tokens?: unknown }, index: number) => {
+  const tokens = Array.isArray(pool.tokens) && pool.tokens.every((t) => typeof t === "string") ? ` ${pool.tokens.join("/")}` : ""
+  return `pools[${index}] (${String(pool.dex)}${tokens})`
+}
+
+const formatIssue = (error: ParseResult.ParseError) => ParseResult.TreeFormatter.formatErrorSync(error)
+
+/** An entry's problems, one `field: message` each (the entry is named by the caller). */
+const formatEntryIssues = (error: ParseResult.ParseError) =>
+  ParseResult.ArrayFormatter.formatErrorSync(error)
+    .map(({ path, message }) => (path.length > 0 ? `${path.map((k) => (typeof k === "number" ? `[${k}]` : String(k))).join(".").replace(/\.\[/g, "[")}: ${message}` : message))
+    .join("; ")
+
+/**
+ * Parses and checks a scenario's JSON text without any token address
+ * (structure, venues, each pool's shape for its venue's kind); references and
+ * amounts are checked by planScenario.
+ */
 export const parseScenario = (text: string, source = "scenario"): ScenarioFile => {
   let json: unknown
   try {
@@ -95,14 +157,59 @@ export const parseScenario = (text: string, source = "scenario"): ScenarioFile =
   } catch (e) {
     return fail(`${source}: not valid JSON (${(e as Error).message})`)
   }
-  const decoded = decodeScenarioFile(json)
-  if (Either.isLeft(decoded)) {
-    return fail(`${source}: ${ParseResult.TreeFormatter.formatErrorSync(decoded.left)}`)
-  }
-  return decoded.right
-}
+  const decoded = decodeScenarioShape(json)
+  if (Either.isLeft(decoded)) return fail(`${source}: ${formatIssue(decoded.left)}`)
+  const shape = decoded.right
 
-const poolLabel = (pool: PoolEntry, index: number) => `pools[${index}] (${pool.dex} ${pool.tokens[0]}/${pool.tokens[1]})`
+  // the default venues first, then the file's own, in order: the manifest's order
+  const venues = new Map<string, VenueKind>(DEFAULT_VENUES.map((name) => [name, name]))
+  const dexes: DexEntry[] = DEFAULT_VENUES.map((name) => ({ name, kind: name }))
+  ;(shape.dexes ?? []).forEach((head, i) => {
+    if (!(VENUE_KINDS as readonly string[]).includes(head.kind)) {
+      fail(`${source}: dexes[${i}] (${head.name}): kind "${head.kind}" is not one of ${VENUE_KINDS.join(", ")}`)
+    }
+    const checked = Schema.decodeUnknownEither(DexEntry, strict)(head)
+    if (Either.isLeft(checked)) return fail(`${source}: dexes[${i}] (${head.name}): ${formatEntryIssues(checked.left)}`)
+    const entry = checked.right
+    if (venues.has(entry.name)) {
+      const why = (DEFAULT_VENUES as readonly string[]).includes(entry.name) ? "the venue always exists" : "the name is used twice"
+      fail(`${source}: dexes[${i}] (${entry.name}): ${why}; venue names are unique (uniswap-v2, uniswap-v3 and uniswap-v4 always exist)`)
+    }
+    venues.set(entry.name, entry.kind)
+    dexes.push(entry)
+  })
+
+  // the executor names each Uniswap venue by a uint8 id from 1
+  const uniswapVenues = dexes.filter((d) => d.kind !== "curve-stableswap").length
+  if (uniswapVenues > MAX_EXECUTOR_VENUES) {
+    fail(`${source}: dexes: ${uniswapVenues} Uniswap venues; the executor registers at most ${MAX_EXECUTOR_VENUES} (ids 1-255)`)
+  }
+
+  const pools = shape.pools.map((head, index): PoolEntry => {
+    const where = `${source}: ${poolLabel(head, index)}`
+    const kind = venues.get(head.dex) ?? fail(`${where}: unknown venue ${head.dex} (the venues are ${[...venues.keys()].join(", ")})`)
+    const schema = POOL_ENTRY_BY_KIND[kind] as unknown as Schema.Schema<Omit<PoolEntry, "kind">>
+    const entry = Schema.decodeUnknownEither(schema, strict)(head)
+    if (Either.isLeft(entry)) return fail(`${where}: not a ${kind} pool: ${formatEntryIssues(entry.left)}`)
+    return { ...entry.right, kind } as PoolEntry
+  })
+
+  // a stable venue is its pools: without one it would be a venue with nothing to read
+  dexes.forEach((venue, i) => {
+    if (venue.kind === "curve-stableswap" && !pools.some((p) => p.dex === venue.name)) {
+      fail(`${source}: dexes[${i - DEFAULT_VENUES.length}] (${venue.name}): a curve-stableswap venue needs at least one pool`)
+    }
+  })
+
+  return {
+    dexes,
+    tokens: shape.tokens,
+    ...(shape.priceFeeds !== undefined ? { priceFeeds: shape.priceFeeds } : {}),
+    pools,
+    ...(shape.aggregator !== undefined ? { aggregator: shape.aggregator } : {}),
+    ...(shape.balances !== undefined ? { balances: shape.balances } : {}),
+  }
+}
 
 /**
  * Plans a checked scenario. `addressOf` gives each token's address (known
@@ -134,7 +241,29 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
     return { symbol, answer }
   })
 
+  const planStablePool = (entry: Extract<PoolEntry, { kind: "curve-stableswap" }>, index: number, where: string): PlannedStablePool => {
+    entry.tokens.forEach((symbol, k) => {
+      const coin = token(symbol, where)
+      if (entry.tokens.indexOf(symbol) !== k) fail(`${where}: ${symbol} is listed twice; a pool's coins are different tokens`)
+      if (coin.behavior !== "standard") fail(`${where}: ${symbol} is a ${coin.behavior} token; a curve-stableswap pool takes standard tokens only`)
+      if (coin.decimals > STABLE_MAX_DECIMALS) fail(`${where}: ${symbol} has ${coin.decimals} decimals; a curve-stableswap coin has at most ${STABLE_MAX_DECIMALS}`)
+    })
+    if (entry.balances.length !== entry.tokens.length) {
+      fail(`${where}: ${entry.balances.length} balances for ${entry.tokens.length} coins; give one per coin, in the order of tokens`)
+    }
+    const balances = entry.balances.map((text, k) => {
+      const amount = units(text, entry.tokens[k]!, `${where}: balances[${k}]`)
+      if (amount === 0n) fail(`${where}: balances[${k}]: the first deposit needs some of every coin`)
+      return amount
+    })
+    const fee = parseUnitsExact(entry.fee, STABLE_FEE_DECIMALS) ??
+      fail(`${where}: fee ${entry.fee} is finer than Curve's fee unit (1e-10): at most ${STABLE_FEE_DECIMALS} decimal places`)
+    if (fee >= STABLE_FEE_LIMIT) fail(`${where}: fee ${entry.fee} is too high: a curve-stableswap fee is below 0.5`)
+    return { index, dex: entry.dex, kind: entry.kind, tokens: [...entry.tokens], A: entry.A, fee: Number(fee), balances }
+  }
+
   const planPool = (entry: PoolEntry, index: number, where: string, seenPools: Set<string>): PlannedPool => {
+    if (entry.kind === "curve-stableswap") return planStablePool(entry, index, where)
     const [a, b] = entry.tokens
     token(a, where)
     token(b, where)
@@ -143,25 +272,26 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
     const addressB = getAddress(addressOf(b)).toLowerCase()
     const aIsToken0 = addressA < addressB
     const [token0, token1] = aIsToken0 ? [a, b] : [b, a]
-    const base = { index, tokens: entry.tokens, token0, token1 } as const
-    const identity = entry.dex === "uniswap-v2"
+    const base = { index, dex: entry.dex, tokens: entry.tokens, token0, token1 } as const
+    // a pool is one per venue: the same pair on two venues is two pools
+    const identity = entry.kind === "uniswap-v2"
       ? `${entry.dex}:${token0}:${token1}`
-      : entry.dex === "uniswap-v3"
+      : entry.kind === "uniswap-v3"
         ? `${entry.dex}:${token0}:${token1}:${entry.fee}`
         : `${entry.dex}:${token0}:${token1}:${entry.fee}:${entry.tickSpacing}`
     if (seenPools.has(identity)) fail(`${where}: the same pool is listed twice`)
     seenPools.add(identity)
 
-    if (entry.dex === "uniswap-v2") {
+    if (entry.kind === "uniswap-v2") {
       const reserveA = units(entry.reserves[0], a, `${where}: reserves[0]`)
       const reserveB = units(entry.reserves[1], b, `${where}: reserves[1]`)
       // UniswapV2Pair locks 1000 units of liquidity on the first mint
       if (reserveA * reserveB <= 1000n * 1000n) fail(`${where}: reserves too small for a first mint (sqrt(r0*r1) must exceed 1000)`)
       if (reserveA > (1n << 112n) - 1n || reserveB > (1n << 112n) - 1n) fail(`${where}: a reserve exceeds uint112`)
-      return { ...base, dex: "uniswap-v2", reserve0: aIsToken0 ? reserveA : reserveB, reserve1: aIsToken0 ? reserveB : reserveA }
+      return { ...base, kind: "uniswap-v2", reserve0: aIsToken0 ? reserveA : reserveB, reserve1: aIsToken0 ? reserveB : reserveA }
     }
 
-    const tickSpacing = entry.dex === "uniswap-v3" ? V3_TICK_SPACING[entry.fee]! : entry.tickSpacing
+    const tickSpacing = entry.kind === "uniswap-v3" ? V3_TICK_SPACING[entry.fee]! : entry.tickSpacing
     const decimalsA = token(a, where).decimals
     const decimalsB = token(b, where).decimals
     const sqrtOf = (text: string, what: string): bigint => {
@@ -196,7 +326,7 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
       if (sqrtPrice > sqrtLower) amount1 += getAmount1Delta(sqrtLower, sqrtPrice < sqrtUpper ? sqrtPrice : sqrtUpper, planned.liquidity, true)
       return planned
     })
-    return { ...base, dex: entry.dex, fee: entry.fee, tickSpacing, sqrtPriceX96: sqrtPrice, positions, amount0, amount1 }
+    return { ...base, kind: entry.kind, fee: entry.fee, tickSpacing, sqrtPriceX96: sqrtPrice, positions, amount0, amount1 }
   }
 
   const seenPools = new Set<string>()
@@ -204,7 +334,8 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
   // the aggregator's pools live on a factory of their own: the same pair and fee as a public pool is allowed
   const seenAggregatorPools = new Set<string>()
   const aggregatorPools = (scenario.aggregator?.pools ?? []).map(
-    (entry, index) => planPool(entry, index, `aggregator.${poolLabel(entry, index)}`, seenAggregatorPools) as PlannedConcentratedPool,
+    (entry, index) =>
+      planPool({ ...entry, kind: "uniswap-v3" }, index, `aggregator.${poolLabel(entry, index)}`, seenAggregatorPools) as PlannedConcentratedPool,
   )
 
   const balances = (scenario.balances ?? []).flatMap((entry, i) =>
@@ -215,7 +346,8 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
     })),
   )
 
-  return { tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
+  const venues = scenario.dexes.map(({ name, kind }) => ({ name, kind }))
+  return { venues, tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
 }
 
 /**

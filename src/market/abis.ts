@@ -1,5 +1,6 @@
-// The parts of Uniswap V2, V3 and V4 (and Multicall3) the market reads: our own
-// minimal interfaces, checked against the compiled artifacts by the tests.
+// The parts of Uniswap V2, V3 and V4, Curve's plain pools, the route executor
+// (and Multicall3) the market reads: our own minimal interfaces, checked
+// against the compiled artifacts by the tests.
 import { parseAbi, toEventSelector, type Hex } from "viem"
 
 export const V2_FACTORY_ABI = parseAbi(["event PairCreated(address indexed token0, address indexed token1, address pair, uint256)"])
@@ -40,7 +41,22 @@ export const V4_STATE_VIEW_ABI = parseAbi([
   "function getTickLiquidity(bytes32 poolId, int24 tick) view returns (uint128 liquidityGross, int128 liquidityNet)",
 ])
 
-export const EXECUTOR_EVENTS_ABI = parseAbi(["event RouterAllowlistChanged(address indexed router, bool allowed)"])
+/** Curve's plain pool (any log a pool emits marks it touched). */
+export const STABLE_POOL_ABI = parseAbi([
+  "function coins(uint256 i) view returns (address)",
+  "function balances(uint256 i) view returns (uint256)",
+  "function A_precise() view returns (uint256)",
+  "function fee() view returns (uint256)",
+  "function future_A_time() view returns (uint256)",
+])
+
+export const ERC20_DECIMALS_ABI = parseAbi(["function decimals() view returns (uint8)"])
+
+export const EXECUTOR_EVENTS_ABI = parseAbi([
+  "event RouterAllowlistChanged(address indexed router, bool allowed)",
+  "event VenueSet(uint8 indexed id, uint8 kind, address indexed factory, bytes32 initCodeHash, uint16 feeBps)",
+  "event StablePoolSet(address indexed pool, bool registered)",
+])
 
 export const MULTICALL3_BLOCK_ABI = parseAbi([
   "function getCurrentBlockTimestamp() view returns (uint256 timestamp)",
@@ -63,6 +79,8 @@ export const TOPIC = {
   v4Swap: toEventSelector(V4_POOL_MANAGER_ABI[2]),
   v4ProtocolFeeUpdated: toEventSelector(V4_POOL_MANAGER_ABI[3]),
   routerAllowlistChanged: toEventSelector(EXECUTOR_EVENTS_ABI[0]),
+  venueSet: toEventSelector(EXECUTOR_EVENTS_ABI[1]),
+  stablePoolSet: toEventSelector(EXECUTOR_EVENTS_ABI[2]),
 } as const satisfies Record<string, Hex>
 
 export const ALL_TOPICS: readonly Hex[] = Object.values(TOPIC)

@@ -20,7 +20,7 @@ const FEED_ABI = parseAbi([
 /** The reads for one block; `decode` takes their results in the same order. */
 export interface BlockSettingsReads {
   readonly reads: readonly Read<unknown>[]
-  readonly decode: (results: readonly ReadResult<unknown>[], allowedRouters: ReadonlySet<string>) => {
+  readonly decode: (results: readonly ReadResult<unknown>[], registry: Pick<ExecutorSettings, "allowedRouters" | "venueIds">) => {
     readonly executor: ExecutorSettings | undefined
     readonly prices: ReadonlyMap<string, UsdPrice>
   }
@@ -40,14 +40,14 @@ export const blockSettingsReads = (executor: Address | undefined, feeds: readonl
       read({ address: f.feed, abi: FEED_ABI, functionName: "latestRoundData", args: [] }) as Read<unknown>,
     )
   }
-  const decode: BlockSettingsReads["decode"] = (results, allowedRouters) => {
+  const decode: BlockSettingsReads["decode"] = (results, registry) => {
     let at = 0
     let settings: ExecutorSettings | undefined
     if (executor !== undefined) {
       const [fee, paused] = [results[at++]!, results[at++]!]
       // no executor answers at the address: quotes are refused as unavailable until one does
       if (fee.success && paused.success) {
-        settings = { address: executor, protocolFeeBps: Number(fee.value), paused: paused.value as boolean, allowedRouters }
+        settings = { address: executor, protocolFeeBps: Number(fee.value), paused: paused.value as boolean, ...registry }
       }
     }
     const prices = new Map<string, UsdPrice>()

@@ -1,12 +1,12 @@
 // Which discovered pools are published: a pool with an unroutable token (checked
-// with Tokens.routability, the pool or the PoolManager as holder), hooks or a
+// with Tokens.routability, the pool or its PoolManager as holder), hooks or a
 // dynamic fee is excluded. A pool whose tokens could not be checked yet
 // (no holder with a balance to probe with: "unverified") is excluded with
 // `recheck`, and checked again when it is next touched.
 import { Effect } from "effect"
 import { zeroAddress, type Address } from "viem"
 import type { Routability, TokensService } from "../tokens/index.ts"
-import type { Meta } from "./pool-meta.ts"
+import { metaTokens, type Meta } from "./pool-meta.ts"
 
 /** Why a discovered pool is not published; `recheck` pools are checked again when touched. */
 export interface Exclusion {
@@ -21,12 +21,12 @@ const DYNAMIC_FEE_FLAG = 0x800000
  * Routability of each new pool, from its tokens (checked once per token, holders = the pools):
  * by pool key, the exclusion, or undefined for a pool to publish.
  */
-export const classify = (tokens: TokensService, poolManager: Address | undefined, pools: readonly Meta[]) =>
+export const classify = (tokens: TokensService, pools: readonly Meta[]) =>
   Effect.gen(function* () {
     const holders = new Map<string, Set<Address>>()
     for (const meta of pools) {
-      const holder = meta.dex === "uniswap-v4" ? poolManager! : meta.id
-      for (const token of [meta.token0, meta.token1]) {
+      const holder: Address = meta.kind === "uniswap-v4" ? meta.poolManager : meta.id
+      for (const token of metaTokens(meta)) {
         const key = token.toLowerCase()
         const set = holders.get(key) ?? new Set<Address>()
         set.add(holder)
@@ -44,16 +44,16 @@ export const classify = (tokens: TokensService, poolManager: Address | undefined
     )
     const verdicts = new Map<string, Exclusion | undefined>()
     for (const meta of pools) {
-      if (meta.dex === "uniswap-v4" && meta.hooks !== zeroAddress) {
+      if (meta.kind === "uniswap-v4" && meta.hooks !== zeroAddress) {
         verdicts.set(meta.key, { reason: `hooked V4 pool (hooks ${meta.hooks})`, recheck: false })
         continue
       }
-      if (meta.dex === "uniswap-v4" && (meta.fee & DYNAMIC_FEE_FLAG) !== 0) {
+      if (meta.kind === "uniswap-v4" && (meta.fee & DYNAMIC_FEE_FLAG) !== 0) {
         verdicts.set(meta.key, { reason: "dynamic-fee V4 pool", recheck: false })
         continue
       }
       let verdict: Exclusion | undefined
-      for (const token of [meta.token0, meta.token1]) {
+      for (const token of metaTokens(meta)) {
         const answer = answers.get(token.toLowerCase())!
         if (!answer.routable) {
           verdict = { reason: `${token} is not routable: ${answer.reason} (${answer.detail})`, recheck: answer.reason === "unverified" }

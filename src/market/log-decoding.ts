@@ -1,13 +1,16 @@
 // Which logs mean what to the market: PairCreated / PoolCreated / Initialize
-// create pools; Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
+// create pools, each on the venue whose factory or PoolManager emitted it;
+// Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
 // ProtocolFeeUpdated (V4, by pool id) touch them, and Mint, Burn and
-// ModifyLiquidity also name two ticks; the executor's RouterAllowlistChanged
-// allows or removes a router. Pure decoding: no reads.
-import { decodeAbiParameters, getAddress, hexToBigInt, type Hex } from "viem"
+// ModifyLiquidity also name two ticks; any log of a stable pool touches it; the
+// executor's RouterAllowlistChanged, VenueSet and StablePoolSet change its
+// registry. Pure decoding: no reads.
+import { decodeAbiParameters, getAddress, hexToBigInt, type Address, type Hex } from "viem"
 import type { RpcLog } from "../chain/index.ts"
 import { TOPIC } from "./abis.ts"
-import type { MarketConfig } from "./market-config.ts"
-import type { Meta } from "./pool-meta.ts"
+import type { MarketVenue } from "./market-config.ts"
+import { v4Key, type Meta } from "./pool-meta.ts"
+import type { RegistryEvent } from "./registry.ts"
 
 /** A pool a log touched, and the ticks the log names (Mint, Burn, ModifyLiquidity). */
 export interface Touch {
@@ -15,70 +18,96 @@ export interface Touch {
   readonly ticks: number[]
 }
 
-/** A RouterAllowlistChanged event: `router` is lower-case. */
-export interface AllowlistChange {
-  readonly router: string
-  readonly allowed: boolean
-}
-
 const int24OfTopic = (topic: Hex): number => Number(hexToBigInt(topic, { signed: true }))
+const addressOfTopic = (topic: Hex): Address => getAddress(`0x${topic.slice(26)}`)
 
 /** The decoders for the emitters of one market (matched by lower-case address). */
-export const logDecoder = (config: Pick<MarketConfig, "v2Factory" | "v3Factory" | "poolManager" | "executor">) => {
-  const v2Factory = config.v2Factory?.toLowerCase()
-  const v3Factory = config.v3Factory?.toLowerCase()
-  const poolManager = config.poolManager?.toLowerCase()
-  const executor = config.executor?.toLowerCase()
+export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Address | undefined) => {
+  const v2Factories = new Map<string, Extract<MarketVenue, { kind: "uniswap-v2" }>>()
+  const v3Factories = new Map<string, Extract<MarketVenue, { kind: "uniswap-v3" }>>()
+  const poolManagers = new Map<string, Extract<MarketVenue, { kind: "uniswap-v4" }>>()
+  for (const venue of venues) {
+    if (venue.kind === "uniswap-v2") v2Factories.set(venue.factory.toLowerCase(), venue)
+    else if (venue.kind === "uniswap-v3") v3Factories.set(venue.factory.toLowerCase(), venue)
+    else if (venue.kind === "uniswap-v4") poolManagers.set(venue.poolManager.toLowerCase(), venue)
+  }
+  const executor = executorAddress?.toLowerCase()
 
-  /** The executor's allowlist change a log records, if it is one. */
-  const allowlistChange = (log: RpcLog): AllowlistChange | undefined => {
-    if (log.address.toLowerCase() !== executor || log.topics[0] !== TOPIC.routerAllowlistChanged) return undefined
-    const router = `0x${log.topics[1]!.slice(26)}`.toLowerCase()
-    const [allowed] = decodeAbiParameters([{ type: "bool" }], log.data)
-    return { router, allowed }
+  /** The change to the executor's registry a log records, if it is one. */
+  const registryEvent = (log: RpcLog): RegistryEvent | undefined => {
+    if (log.address.toLowerCase() !== executor) return undefined
+    switch (log.topics[0]) {
+      case TOPIC.routerAllowlistChanged: {
+        const [allowed] = decodeAbiParameters([{ type: "bool" }], log.data)
+        return { type: "router", router: addressOfTopic(log.topics[1]!).toLowerCase(), allowed }
+      }
+      case TOPIC.venueSet: {
+        const [kind, , feeBps] = decodeAbiParameters([{ type: "uint8" }, { type: "bytes32" }, { type: "uint16" }], log.data)
+        const id = Number(hexToBigInt(log.topics[1]!))
+        return { type: "venue", id, venue: { kind, factory: addressOfTopic(log.topics[2]!).toLowerCase(), feeBps } }
+      }
+      case TOPIC.stablePoolSet: {
+        const [registered] = decodeAbiParameters([{ type: "bool" }], log.data)
+        return { type: "stable-pool", pool: addressOfTopic(log.topics[1]!).toLowerCase(), registered }
+      }
+      default:
+        return undefined
+    }
   }
 
   /** The pool a creation log creates, if it is one. */
   const discover = (log: RpcLog): Meta | undefined => {
     const emitter = log.address.toLowerCase()
     const topic = log.topics[0]
-    if (emitter === v2Factory && topic === TOPIC.v2PairCreated) {
+    if (topic === TOPIC.v2PairCreated) {
+      const venue = v2Factories.get(emitter)
+      if (venue === undefined) return undefined
       const [pair] = decodeAbiParameters([{ type: "address" }, { type: "uint256" }], log.data)
       return {
-        dex: "uniswap-v2",
+        kind: "uniswap-v2",
+        venue: venue.name,
         key: pair.toLowerCase(),
         id: getAddress(pair),
-        token0: getAddress(`0x${log.topics[1]!.slice(26)}`),
-        token1: getAddress(`0x${log.topics[2]!.slice(26)}`),
+        token0: addressOfTopic(log.topics[1]!),
+        token1: addressOfTopic(log.topics[2]!),
+        feeBps: venue.feeBps,
       }
     }
-    if (emitter === v3Factory && topic === TOPIC.v3PoolCreated) {
+    if (topic === TOPIC.v3PoolCreated) {
+      const venue = v3Factories.get(emitter)
+      if (venue === undefined) return undefined
       const [tickSpacing, pool] = decodeAbiParameters([{ type: "int24" }, { type: "address" }], log.data)
       return {
-        dex: "uniswap-v3",
+        kind: "uniswap-v3",
+        venue: venue.name,
         key: pool.toLowerCase(),
         id: getAddress(pool),
-        token0: getAddress(`0x${log.topics[1]!.slice(26)}`),
-        token1: getAddress(`0x${log.topics[2]!.slice(26)}`),
+        token0: addressOfTopic(log.topics[1]!),
+        token1: addressOfTopic(log.topics[2]!),
         fee: Number(hexToBigInt(log.topics[3]!)),
         tickSpacing,
       }
     }
-    if (emitter === poolManager && topic === TOPIC.v4Initialize) {
+    if (topic === TOPIC.v4Initialize) {
+      const venue = poolManagers.get(emitter)
+      if (venue === undefined) return undefined
       const [fee, tickSpacing, hooks] = decodeAbiParameters(
         [{ type: "uint24" }, { type: "int24" }, { type: "address" }, { type: "uint160" }, { type: "int24" }],
         log.data,
       )
       const id = log.topics[1]!.toLowerCase() as Hex
       return {
-        dex: "uniswap-v4",
-        key: id,
+        kind: "uniswap-v4",
+        venue: venue.name,
+        key: v4Key(id, venue.poolManager),
         id,
-        token0: getAddress(`0x${log.topics[2]!.slice(26)}`),
-        token1: getAddress(`0x${log.topics[3]!.slice(26)}`),
+        token0: addressOfTopic(log.topics[2]!),
+        token1: addressOfTopic(log.topics[3]!),
         fee,
         tickSpacing,
         hooks: getAddress(hooks),
+        poolManager: venue.poolManager,
+        stateView: venue.stateView,
       }
     }
     return undefined
@@ -88,9 +117,12 @@ export const logDecoder = (config: Pick<MarketConfig, "v2Factory" | "v3Factory" 
   const touch = (log: RpcLog, metas: ReadonlyMap<string, Meta>): Touch | undefined => {
     const emitter = log.address.toLowerCase()
     const topic = log.topics[0]
-    if (emitter === poolManager) {
-      const key = log.topics[1]?.toLowerCase()
-      if (key === undefined || !metas.has(key)) return undefined
+    const manager = poolManagers.get(emitter)
+    if (manager !== undefined) {
+      const id = log.topics[1]
+      if (id === undefined) return undefined
+      const key = v4Key(id, manager.poolManager)
+      if (!metas.has(key)) return undefined
       if (topic === TOPIC.v4Swap || topic === TOPIC.v4ProtocolFeeUpdated) return { key, ticks: [] }
       if (topic === TOPIC.v4ModifyLiquidity) {
         const [lower, upper] = decodeAbiParameters([{ type: "int24" }, { type: "int24" }], log.data)
@@ -99,19 +131,24 @@ export const logDecoder = (config: Pick<MarketConfig, "v2Factory" | "v3Factory" 
       return undefined
     }
     const meta = metas.get(emitter)
-    if (meta?.dex === "uniswap-v2") {
-      return topic === TOPIC.v2Sync || topic === TOPIC.v2Swap || topic === TOPIC.v2Mint || topic === TOPIC.v2Burn
-        ? { key: emitter, ticks: [] }
-        : undefined
+    switch (meta?.kind) {
+      case "uniswap-v2":
+        return topic === TOPIC.v2Sync || topic === TOPIC.v2Swap || topic === TOPIC.v2Mint || topic === TOPIC.v2Burn
+          ? { key: emitter, ticks: [] }
+          : undefined
+      case "uniswap-v3":
+        if (topic === TOPIC.v3Swap) return { key: emitter, ticks: [] }
+        if (topic === TOPIC.v3Mint || topic === TOPIC.v3Burn) {
+          return { key: emitter, ticks: [int24OfTopic(log.topics[2]!), int24OfTopic(log.topics[3]!)] }
+        }
+        return undefined
+      case "curve-stableswap":
+        // an exchange, a deposit, a withdrawal, a fee or A change: the pool is read again
+        return { key: emitter, ticks: [] }
+      default:
+        return undefined
     }
-    if (meta?.dex === "uniswap-v3") {
-      if (topic === TOPIC.v3Swap) return { key: emitter, ticks: [] }
-      if (topic === TOPIC.v3Mint || topic === TOPIC.v3Burn) {
-        return { key: emitter, ticks: [int24OfTopic(log.topics[2]!), int24OfTopic(log.topics[3]!)] }
-      }
-    }
-    return undefined
   }
 
-  return { allowlistChange, discover, touch }
+  return { registryEvent, discover, touch }
 }

@@ -4,14 +4,26 @@ import type { Duration } from "effect"
 import type { Address } from "viem"
 import type { PriceFeedConfig } from "../pricing/index.ts"
 
+/**
+ * One venue the market follows: a deployment of an AMM family, by the
+ * contracts its pools are found through. `feeBps` is a V2 fork's swap fee;
+ * `deployer` the contract that CREATE2s a V3 fork's pools (its factory for
+ * Uniswap), as the executor's registry names it.
+ */
+export type MarketVenue =
+  | { readonly name: string; readonly kind: "uniswap-v2"; readonly factory: Address; readonly feeBps: number }
+  | { readonly name: string; readonly kind: "uniswap-v3"; readonly factory: Address; readonly deployer: Address }
+  | { readonly name: string; readonly kind: "uniswap-v4"; readonly poolManager: Address; readonly stateView: Address }
+  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[] }
+
 export interface MarketConfig {
-  readonly v2Factory?: Address
-  readonly v3Factory?: Address
-  readonly poolManager?: Address
-  /** V4's StateView lens; required with `poolManager` */
-  readonly stateView?: Address
+  /** the venues whose pools are discovered and followed */
+  readonly venues: readonly MarketVenue[]
   readonly multicall3: Address
-  /** the route executor whose settings (protocol fee, pause) are read with every block */
+  /**
+   * the route executor whose settings (protocol fee, pause) are read with every block; when
+   * set, only pools of venues (and stable pools) its owner registered are published
+   */
   readonly executor?: Address
   /** reference price feeds read with every block */
   readonly priceFeeds?: readonly PriceFeedConfig[]

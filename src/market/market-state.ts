@@ -1,5 +1,6 @@
 // MarketState: the actor that owns the market. One fiber discovers pools from
-// the V2/V3 factories and the V4 PoolManager, reads their full state once, then
+// every venue (V2/V3 factories, V4 PoolManagers, listed stable pools), reads
+// their full state once, then
 // follows new blocks and re-reads only the pools that the block's logs touched,
 // in one batched read at the block (one step: step.ts). Each result is published
 // as an immutable snapshot; readers never wait on the chain. On RPC failures it
@@ -57,9 +58,6 @@ export const makeMarketState = (config: MarketConfig) =>
   Effect.gen(function* () {
     const rpc = yield* Rpc
     const tokens = yield* Tokens
-    if ((config.poolManager === undefined) !== (config.stateView === undefined)) {
-      return yield* Effect.dieMessage("MarketConfig: poolManager and stateView go together")
-    }
     const halfWidth = config.tickWindow ?? DEFAULT_TICK_WINDOW
     const pollInterval = Duration.decode(config.pollInterval ?? "250 millis")
     const chunkBlocks = config.logChunkBlocks ?? 5_000n
@@ -82,6 +80,9 @@ export const makeMarketState = (config: MarketConfig) =>
 
     const ref = yield* SubscriptionRef.make(initial.snapshot)
     const excludedRef = yield* Ref.make(excludedView(initial))
+    // a configured venue the executor does not know is said once, and again when that changes
+    let unregistered = unregisteredVenues(config, initial)
+    for (const line of unregistered) yield* Effect.logWarning(line)
     const startedAt = yield* Clock.currentTimeMillis
     const health = yield* Ref.make({
       lastSuccessAt: startedAt,
@@ -98,6 +99,9 @@ export const makeMarketState = (config: MarketConfig) =>
         const next = yield* step(from, head)
         world = next
         yield* Ref.set(excludedRef, excludedView(next))
+        const now = unregisteredVenues(config, next)
+        for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
+        unregistered = now
         yield* SubscriptionRef.set(ref, next.snapshot)
       }
       const now = yield* Clock.currentTimeMillis
@@ -171,11 +175,34 @@ export const makeMarketState = (config: MarketConfig) =>
     } satisfies MarketStateService
   })
 
-/** The `excluded` view: the reasons of excluded pools, and of pools hidden for a protocol fee. */
+/** One line per configured venue (or listed stable pool) whose pools are followed but not routed. */
+const unregisteredVenues = (config: MarketConfig, world: ActorState): string[] => {
+  const settings = world.snapshot.executor
+  if (config.executor === undefined || settings === undefined) return []
+  const lines: string[] = []
+  for (const venue of config.venues) {
+    if (venue.kind === "curve-stableswap") {
+      const missing = venue.pools.filter((p) => !world.registry.stablePools.has(p.toLowerCase()))
+      if (missing.length > 0) lines.push(`MarketState: venue ${venue.name}: stable pools not registered on the executor, not routed: ${missing.join(", ")}`)
+    } else if (!settings.venueIds.has(venue.name)) {
+      lines.push(`MarketState: venue ${venue.name} (${venue.kind}) is not registered on the executor with its contract${venue.kind === "uniswap-v2" ? ` and fee ${venue.feeBps} bps` : ""}: its pools are not routed`)
+    }
+  }
+  return lines
+}
+
+/**
+ * The `excluded` view: the reasons of excluded pools, of pools hidden for a protocol fee, and
+ * of pools followed but not published because the executor does not know their venue.
+ */
 const excludedView = (world: ActorState): ReadonlyMap<string, string> => {
   const view = new Map<string, string>()
   for (const [key, e] of world.excluded) view.set(key, e.reason)
   for (const key of world.hidden) view.set(key, "protocol fee set (not modelled)")
+  for (const [key, state] of world.states) {
+    if (view.has(key) || world.snapshot.pools.has(key)) continue
+    view.set(key, state.kind === "curve-stableswap" ? "stable pool not registered on the executor" : `venue ${state.venue} not registered on the executor`)
+  }
   return view
 }
 

@@ -1,14 +1,15 @@
 // The reads of a pool's state, per pool kind, for the step's batched
-// Multicall3 reads: reserves (V2), slot0 + liquidity (V3, V4 through
-// StateView), one tick's liquidity, one tick-bitmap word; the reading of a
+// Multicall3 reads: reserves (V2), slot0 + liquidity (V3, V4 through its
+// venue's StateView), balances, A and fee (stable pools), one tick's
+// liquidity, one tick-bitmap word; the reading of a
 // pool's tick window (bitmap words, then the ticks they mark); and the merge of
 // re-read ticks into a pool's known tick list.
 import { Effect } from "effect"
-import type { Address } from "viem"
+import { getAddress, type Address } from "viem"
 import { read, RpcError, type Read, type ReadResult } from "../chain/index.ts"
 import type { TickInfo } from "../amm/index.ts"
-import { V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "./abis.ts"
-import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
+import { ERC20_DECIMALS_ABI, STABLE_POOL_ABI, V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "./abis.ts"
+import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
 import { ticksInWord, type TickWindow } from "./tick-window.ts"
 
 /** Adds a read to a batch; returns its index in the results. */
@@ -18,13 +19,57 @@ export type PushRead = <A>(r: Read<A>) => number
 export type ReadAtHead = (reads: readonly Read<unknown>[]) => Effect.Effect<readonly ReadResult<unknown>[], RpcError>
 
 export const readFailure = (what: string, meta: Meta) =>
-  new RpcError({ reason: "decode", method: "MarketState.step", message: `${what} read of ${meta.dex} pool ${meta.id} failed` })
+  new RpcError({ reason: "decode", method: "MarketState.step", message: `${what} read of ${meta.kind} pool ${meta.id} failed` })
 
-/** The reads of pools; V4 pools are read through `stateView` (set whenever a PoolManager is). */
-export const poolReads = (stateView: Address | undefined) => {
-  /** reserves (V2), or slot0 then liquidity (V3, V4): their indexes in the batch */
+/** Most coins a stable pool is read for. */
+const MAX_STABLE_COINS = 8
+
+/**
+ * A listed stable pool's facts: its coins (coins(k) until one fails) and their
+ * decimals, in two batched reads; undefined for a pool with fewer than two
+ * coins or a coin without decimals.
+ */
+export const stableMetas = (pools: readonly { readonly venue: string; readonly pool: Address }[], readAtHead: ReadAtHead) =>
+  Effect.gen(function* () {
+    const coinReads: Read<unknown>[] = []
+    for (const { pool } of pools) {
+      for (let k = 0; k < MAX_STABLE_COINS; k++) {
+        coinReads.push(read({ address: pool, abi: STABLE_POOL_ABI, functionName: "coins", args: [BigInt(k)] }) as Read<unknown>)
+      }
+    }
+    const coinResults = yield* readAtHead(coinReads)
+    const coinsOf = pools.map((_, p) => {
+      const coins: Address[] = []
+      for (let k = 0; k < MAX_STABLE_COINS; k++) {
+        const r = coinResults[p * MAX_STABLE_COINS + k]!
+        if (!r.success) break
+        coins.push(getAddress(r.value as Address))
+      }
+      return coins
+    })
+    const decimalReads = coinsOf.flat().map((coin) => read({ address: coin, abi: ERC20_DECIMALS_ABI, functionName: "decimals", args: [] }) as Read<unknown>)
+    const decimals = yield* readAtHead(decimalReads)
+    let at = 0
+    return pools.map(({ venue, pool }, p): StableMeta | undefined => {
+      const coins = coinsOf[p]!
+      const rates: bigint[] = []
+      for (const _ of coins) {
+        const r = decimals[at++]!
+        if (r.success && Number(r.value) <= 36) rates.push(10n ** BigInt(36 - Number(r.value)))
+      }
+      if (coins.length < 2 || rates.length !== coins.length) return undefined
+      return { kind: "curve-stableswap", venue, key: pool.toLowerCase(), id: getAddress(pool), coins, rates }
+    })
+  })
+
+/** The reads of pools; V4 pools are read through their venue's StateView. */
+export const poolReads = () => {
+  /**
+   * reserves (V2); slot0 then liquidity (V3, V4); balances, A_precise, fee
+   * and future_A_time (stable pools): their indexes in the batch
+   */
   const baseReadsOf = (meta: Meta, push: PushRead): number[] => {
-    switch (meta.dex) {
+    switch (meta.kind) {
       case "uniswap-v2":
         return [push(read({ address: meta.id, abi: V2_PAIR_ABI, functionName: "getReserves", args: [] }))]
       case "uniswap-v3":
@@ -34,25 +79,32 @@ export const poolReads = (stateView: Address | undefined) => {
         ]
       case "uniswap-v4":
         return [
-          push(read({ address: stateView!, abi: V4_STATE_VIEW_ABI, functionName: "getSlot0", args: [meta.id] })),
-          push(read({ address: stateView!, abi: V4_STATE_VIEW_ABI, functionName: "getLiquidity", args: [meta.id] })),
+          push(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getSlot0", args: [meta.id] })),
+          push(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getLiquidity", args: [meta.id] })),
+        ]
+      case "curve-stableswap":
+        return [
+          ...meta.coins.map((_, i) => push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "balances", args: [BigInt(i)] }))),
+          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "A_precise", args: [] })),
+          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "fee", args: [] })),
+          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "future_A_time", args: [] })),
         ]
     }
   }
 
   /** (liquidityGross, liquidityNet) of one tick */
   const tickRead = (meta: ConcentratedMeta, tick: number): Read<readonly [bigint, bigint]> => {
-    if (meta.dex === "uniswap-v3") {
+    if (meta.kind === "uniswap-v3") {
       const r = read({ address: meta.id, abi: V3_POOL_ABI, functionName: "ticks", args: [tick] })
       return { ...r, decode: (data) => { const v = r.decode(data); return [v[0], v[1]] as const } }
     }
-    return read({ address: stateView!, abi: V4_STATE_VIEW_ABI, functionName: "getTickLiquidity", args: [meta.id, tick] })
+    return read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getTickLiquidity", args: [meta.id, tick] })
   }
 
   const bitmapRead = (meta: ConcentratedMeta, word: number): Read<bigint> =>
-    meta.dex === "uniswap-v3"
+    meta.kind === "uniswap-v3"
       ? read({ address: meta.id, abi: V3_POOL_ABI, functionName: "tickBitmap", args: [word] })
-      : read({ address: stateView!, abi: V4_STATE_VIEW_ABI, functionName: "getTickBitmap", args: [meta.id, word] })
+      : read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getTickBitmap", args: [meta.id, word] })
 
   /**
    * Every initialized tick in each pool's window, in the pools' order: the bitmap words of

@@ -1,14 +1,18 @@
 // One step of the market actor, from the last processed block to the head:
-//  1. eth_getLogs over the factories, the PoolManager and the known V2/V3 pools:
-//     PairCreated / PoolCreated / Initialize discover pools; Sync, Swap, Mint,
-//     Burn (V2, V3) and Swap, ModifyLiquidity, ProtocolFeeUpdated (V4, by pool id)
-//     mark pools touched; Mint, Burn and ModifyLiquidity also name two ticks.
-//  2. New pools are checked with Tokens.routability (holders: the pool, or the
+//  1. eth_getLogs over every venue's factory or PoolManager, the executor and
+//     the known V2/V3 pools: PairCreated / PoolCreated / Initialize discover
+//     pools; Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
+//     ProtocolFeeUpdated (V4, by pool id) mark pools touched; Mint, Burn and
+//     ModifyLiquidity also name two ticks. A second eth_getLogs over the stable
+//     pools: any log of one touches it. Listed stable pools are discovered by
+//     reading their coins and the coins' decimals once.
+//  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
 //     checked again when it is next touched.
 //  3. One Multicall3 eth_call at the head: block timestamp and base fee, then
-//     reserves (V2) or slot0 + liquidity (V3, V4 via StateView) of every new or
+//     reserves (V2), slot0 + liquidity (V3, V4 via StateView) or balances, A
+//     and fee (stable pools; also every block while A ramps) of every new or
 //     touched pool, and the named ticks of touched pools. Swaps never change a
 //     tick's liquidityNet, so a touched pool keeps its tick list unless a
 //     liquidity change named a tick.
@@ -18,19 +22,22 @@
 //     ±tickWindow ticks around the current tick (default 32768 ticks, a price
 //     factor of ~26.5 either way); each pool publishes it as [tickLower, tickUpper].
 // The executor's settings and the reference prices are read in the same batched
-// read as step 3, and its RouterAllowlistChanged logs are followed from step 1.
+// read as step 3, and its registry (RouterAllowlistChanged, VenueSet,
+// StablePoolSet) is followed from step 1: with an executor, only pools of
+// venues its owner registered, and stable pools it registered, are published.
 import { Effect } from "effect"
-import type { Address } from "viem"
+import type { Address, Hex } from "viem"
 import { read, type Read, type ReadResult, type RpcService } from "../chain/index.ts"
 import type { TokensService } from "../tokens/index.ts"
-import type { ConcentratedPoolState, PoolState, V2PoolState } from "../amm/index.ts"
+import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePoolState, type V2PoolState } from "../amm/index.ts"
 import { ALL_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
 import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder } from "./log-decoding.ts"
 import type { MarketConfig } from "./market-config.ts"
 import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
-import { mergeTicks, poolReads, readFailure } from "./pool-reads.ts"
+import { mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
+import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
 import type { World } from "./types.ts"
 
@@ -43,8 +50,10 @@ export interface ActorState {
   readonly states: ReadonlyMap<string, PoolState>
   /** routable pools whose current state the math does not model (a V4 protocol fee) */
   readonly hidden: ReadonlySet<string>
-  /** routers the executor allows (lower-case), from its RouterAllowlistChanged events */
-  readonly allowedRouters: ReadonlySet<string>
+  /** stable pools whose A is ramping: read at every block until the ramp ends */
+  readonly ramping: ReadonlySet<string>
+  /** the executor's registry, from its owner's events */
+  readonly registry: Registry
   readonly snapshot: World
 }
 
@@ -55,7 +64,8 @@ export const emptyState = (chainId: number, block: bigint): ActorState => ({
   excluded: new Map(),
   states: new Map(),
   hidden: new Set(),
-  allowedRouters: new Set(),
+  ramping: new Set(),
+  registry: emptyRegistry,
   snapshot: {
     chainId,
     blockNumber: block,
@@ -73,7 +83,8 @@ export const emptyState = (chainId: number, block: bigint): ActorState => ({
 const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<string, readonly string[]> => {
   const byToken = new Map<string, string[]>()
   for (const [key, pool] of pools) {
-    for (const token of [pool.token0.toLowerCase(), pool.token1.toLowerCase()]) {
+    for (const address of poolTokens(pool)) {
+      const token = address.toLowerCase()
       const list = byToken.get(token)
       if (list) list.push(key)
       else byToken.set(token, [key])
@@ -87,45 +98,56 @@ const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<
 export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number, chunkBlocks: bigint) => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
-  const { allowlistChange, discover, touch } = logDecoder(config)
-  const { baseReadsOf, tickRead, windowTicks } = poolReads(config.stateView)
+  const { registryEvent, discover, touch } = logDecoder(config.venues, config.executor)
+  const { baseReadsOf, tickRead, windowTicks } = poolReads()
+  const emitters: Address[] = config.venues.flatMap((v) =>
+    v.kind === "uniswap-v2" || v.kind === "uniswap-v3" ? [v.factory] : v.kind === "uniswap-v4" ? [v.poolManager] : [],
+  )
+  if (config.executor !== undefined) emitters.push(config.executor)
+  const listedStablePools = config.venues.flatMap((v) => (v.kind === "curve-stableswap" ? v.pools.map((pool) => ({ venue: v.name, pool })) : []))
 
-  const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[]) => {
+  const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[], topics: readonly Hex[] | undefined) => {
     const ranges: [bigint, bigint][] = []
     for (let start = from; start <= to; start += chunkBlocks) {
       ranges.push([start, start + chunkBlocks - 1n < to ? start + chunkBlocks - 1n : to])
     }
     return Effect.forEach(
       ranges,
-      ([fromBlock, toBlock]) => rpc.getLogs({ address: addresses, topics: [ALL_TOPICS], fromBlock, toBlock }),
+      ([fromBlock, toBlock]) => rpc.getLogs({ address: addresses, ...(topics === undefined ? {} : { topics: [topics] }), fromBlock, toBlock }),
       { concurrency: 4 },
     ).pipe(Effect.map((chunks) => chunks.flat()))
   }
 
   return (world: ActorState, head: bigint) =>
     Effect.gen(function* () {
-      const addresses: Address[] = [config.v2Factory, config.v3Factory, config.poolManager, config.executor].filter(
-        (a): a is Address => a !== undefined,
-      )
+      const addresses: Address[] = [...emitters]
+      const stableAddresses: Address[] = []
       for (const meta of world.metas.values()) {
         const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
-        if (meta.dex !== "uniswap-v4" && watched) addresses.push(meta.id)
+        if (!watched) continue
+        if (meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
+        else if (meta.kind !== "uniswap-v4") addresses.push(meta.id)
       }
-      const logs = world.block < head ? yield* fetchLogs(world.block + 1n, head, addresses) : []
+      const [logs, stableLogs] = world.block < head
+        ? yield* Effect.all(
+            [
+              fetchLogs(world.block + 1n, head, addresses, ALL_TOPICS),
+              stableAddresses.length > 0 ? fetchLogs(world.block + 1n, head, stableAddresses, undefined) : Effect.succeed([]),
+            ],
+            { concurrency: 2 },
+          )
+        : [[], []]
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
       const metas = new Map(world.metas)
       const fresh: Meta[] = []
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
-      let allowedRouters = world.allowedRouters
-      for (const log of logs) {
-        const change = allowlistChange(log)
-        if (change !== undefined) {
-          const next = new Set(allowedRouters)
-          if (change.allowed) next.add(change.router)
-          else next.delete(change.router)
-          allowedRouters = next
+      let registry = world.registry
+      for (const log of [...logs, ...stableLogs]) {
+        const event = registryEvent(log)
+        if (event !== undefined) {
+          registry = applyRegistryEvent(registry, event)
           continue
         }
         const created = discover(log)
@@ -145,11 +167,26 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           namedTicks.set(hit.key, set)
         }
       }
+      // listed stable pools not known yet: their coins and decimals, once
+      const unknownStable = listedStablePools.filter(({ pool }) => !metas.has(pool.toLowerCase()) && !world.excluded.has(pool.toLowerCase()))
+      const stableExcluded: [string, Exclusion][] = []
+      if (unknownStable.length > 0) {
+        const found = yield* stableMetas(unknownStable, (reads) => multicallAt(reads, head))
+        for (const [i, meta] of found.entries()) {
+          if (meta === undefined) {
+            stableExcluded.push([unknownStable[i]!.pool.toLowerCase(), { reason: "not a stable pool of 2 to 8 coins with decimals", recheck: false }])
+            continue
+          }
+          metas.set(meta.key, meta)
+          fresh.push(meta)
+        }
+      }
+      for (const key of world.ramping) touched.add(key)
 
       // routability of new pools and of pools waiting for a holder that were touched
       const rechecks = [...touched].filter((k) => world.excluded.get(k)?.recheck === true).map((k) => metas.get(k)!)
-      const verdicts = yield* classify(tokens, config.poolManager, [...fresh, ...rechecks])
-      const excluded = new Map(world.excluded)
+      const verdicts = yield* classify(tokens, [...fresh, ...rechecks])
+      const excluded = new Map([...world.excluded, ...stableExcluded])
       const toLoad: Meta[] = []
       for (const [key, verdict] of verdicts) {
         if (verdict === undefined) {
@@ -173,7 +210,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       for (const meta of toRefresh) {
         const named = namedTicks.get(meta.key)
         const state = world.states.get(meta.key)
-        if (named === undefined || state === undefined || state.dex === "uniswap-v2") continue
+        if (named === undefined || state === undefined || state.kind === "uniswap-v2" || state.kind === "curve-stableswap") continue
         const inWindow = [...named].filter((t) => t >= state.tickLower && t <= state.tickUpper)
         tickReads.set(meta.key, inWindow.map((tick) => ({ tick, at: push(tickRead(meta as ConcentratedMeta, tick)) })))
       }
@@ -187,16 +224,21 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       }
       const blockTimestamp = value<bigint>(timestampAt) ?? 0n
       const baseFee = value<bigint>(basefeeAt) ?? 0n
-      const settings = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length), allowedRouters)
+      const venueIds = venueIdsOf(registry, config.venues)
+      const settings = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length), {
+        allowedRouters: registry.allowedRouters,
+        venueIds,
+      })
 
       const states = new Map(world.states)
       const hidden = new Set(world.hidden)
+      const ramping = new Set(world.ramping)
       const refreshed: string[] = []
       const fullTicks: { meta: ConcentratedMeta; base: Omit<ConcentratedPoolState, "ticks" | "tickLower" | "tickUpper"> }[] = []
       for (const meta of [...toLoad, ...toRefresh]) {
         const at = baseReads.get(meta.key)!
         refreshed.push(meta.key)
-        if (meta.dex === "uniswap-v2") {
+        if (meta.kind === "uniswap-v2") {
           const reserves = value<readonly [bigint, bigint, number]>(at[0]!)
           if (reserves === undefined) {
             states.delete(meta.key)
@@ -204,13 +246,40 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
             continue
           }
           states.set(meta.key, {
-            dex: "uniswap-v2",
+            kind: "uniswap-v2",
+            venue: meta.venue,
             id: meta.id,
             token0: meta.token0,
             token1: meta.token1,
             reserve0: reserves[0],
             reserve1: reserves[1],
+            feeBps: meta.feeBps,
           } satisfies V2PoolState)
+          continue
+        }
+        if (meta.kind === "curve-stableswap") {
+          const n = meta.coins.length
+          const balances = at.slice(0, n).map((i) => value<bigint>(i))
+          const amp = value<bigint>(at[n]!)
+          const fee = value<bigint>(at[n + 1]!)
+          if (balances.some((b) => b === undefined) || amp === undefined || fee === undefined) {
+            states.delete(meta.key)
+            excluded.set(meta.key, { reason: "balances/A_precise/fee read failed", recheck: true })
+            continue
+          }
+          // a pool without future_A_time is taken as not ramping
+          if ((value<bigint>(at[n + 2]!) ?? 0n) > blockTimestamp) ramping.add(meta.key)
+          else ramping.delete(meta.key)
+          states.set(meta.key, {
+            kind: "curve-stableswap",
+            venue: meta.venue,
+            id: meta.id,
+            coins: meta.coins,
+            balances: balances as bigint[],
+            rates: meta.rates,
+            amp,
+            fee,
+          } satisfies StablePoolState)
           continue
         }
         const slot = value<readonly [bigint, number, ...unknown[]]>(at[0]!)
@@ -221,25 +290,26 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           continue
         }
         const [sqrtPriceX96, tick] = slot
-        if (meta.dex === "uniswap-v4") {
+        if (meta.kind === "uniswap-v4") {
           const protocolFee = Number(slot[2])
           if (protocolFee !== 0) hidden.add(meta.key)
           else hidden.delete(meta.key)
         }
         const base = {
-          dex: meta.dex,
+          kind: meta.kind,
+          venue: meta.venue,
           id: meta.id,
           token0: meta.token0,
           token1: meta.token1,
-          fee: meta.dex === "uniswap-v4" ? Number(slot[3]) : meta.fee,
+          fee: meta.kind === "uniswap-v4" ? Number(slot[3]) : meta.fee,
           tickSpacing: meta.tickSpacing,
           sqrtPriceX96,
           tick,
           liquidity,
-          ...(meta.dex === "uniswap-v4" ? { hooks: meta.hooks } : {}),
+          ...(meta.kind === "uniswap-v4" ? { hooks: meta.hooks } : {}),
         }
         const previous = world.states.get(meta.key)
-        if (loading.has(meta.key) || previous === undefined || previous.dex === "uniswap-v2" || needsRecentering(previous, tick, halfWidth)) {
+        if (loading.has(meta.key) || previous === undefined || previous.kind === "uniswap-v2" || previous.kind === "curve-stableswap" || needsRecentering(previous, tick, halfWidth)) {
           fullTicks.push({ meta, base })
           continue
         }
@@ -258,8 +328,12 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         }
       }
 
+      // with an executor, a route may only name venues and stable pools its owner registered
+      const routable = (state: PoolState): boolean =>
+        config.executor === undefined ||
+        (state.kind === "curve-stableswap" ? registry.stablePools.has(state.id.toLowerCase()) : venueIds.has(state.venue))
       const published = new Map<string, PoolState>()
-      for (const [key, state] of states) if (!hidden.has(key)) published.set(key, state)
+      for (const [key, state] of states) if (!hidden.has(key) && routable(state)) published.set(key, state)
       refreshed.sort()
       const snapshot: World = {
         chainId: rpc.chainId,
@@ -273,6 +347,6 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         poolsByToken: sortedPoolsByToken(published),
         refreshed,
       }
-      return { block: head, metas, excluded, states, hidden, allowedRouters, snapshot } satisfies ActorState
+      return { block: head, metas, excluded, states, hidden, ramping, registry, snapshot } satisfies ActorState
     }).pipe(Effect.withSpan("MarketState.step", { attributes: { head: head.toString() } }))
 }

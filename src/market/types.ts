@@ -12,6 +12,8 @@ export interface ExecutorSettings {
   readonly paused: boolean
   /** external routers the executor's owner allows (lower-case), from its RouterAllowlistChanged events */
   readonly allowedRouters: ReadonlySet<string>
+  /** the executor's id of each configured venue its owner registered (by venue name), from its VenueSet events */
+  readonly venueIds: ReadonlyMap<string, number>
 }
 
 export interface World {

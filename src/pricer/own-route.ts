@@ -1,6 +1,7 @@
 // The own router's answer to a source request: the exact, split, gas-aware
 // search over the World's pools, in the executor's route format and the spec's
 // route shape.
+import type { Address } from "viem"
 import { checksum } from "../addresses/index.ts"
 import type { RouteHop as ExecutorHop } from "../chain/index.ts"
 import { findBestRoute, type RouteHop } from "../routing/index.ts"
@@ -9,14 +10,18 @@ import type { SourceRequest, SourceRoute } from "./route.ts"
 /** The own router's name as a source (in metrics and logs). */
 export const OWN_ROUTER = "router"
 
-const executorHop = (hop: RouteHop): ExecutorHop => {
-  switch (hop.dex) {
+/** The executor's hop for a route hop; `venueIds` are the executor's ids of the registered venues. */
+const executorHop = (hop: RouteHop, venueIds: ReadonlyMap<string, number>): ExecutorHop => {
+  if (hop.kind === "curve-stableswap") return { kind: "stable", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, pool: hop.pool as Address }
+  // the market publishes only pools of registered venues (with an executor)
+  const venue = venueIds.get(hop.venue) ?? 0
+  switch (hop.kind) {
     case "uniswap-v2":
-      return { kind: "v2", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut }
+      return { kind: "v2", venue, tokenIn: hop.tokenIn, tokenOut: hop.tokenOut }
     case "uniswap-v3":
-      return { kind: "v3", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee! }
+      return { kind: "v3", venue, tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee! }
     case "uniswap-v4":
-      return { kind: "v4", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee!, tickSpacing: hop.tickSpacing!, hooks: hop.hooks! }
+      return { kind: "v4", venue, tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, fee: hop.fee!, tickSpacing: hop.tickSpacing!, hooks: hop.hooks! }
   }
 }
 
@@ -39,15 +44,16 @@ export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}):
     ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
   })
   if (found === undefined || found.amountOut === 0n) return undefined
+  const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()
   return {
     source: OWN_ROUTER,
     amountOut: found.amountOut,
     gasEstimate: found.gasEstimate,
     netAmountOut: found.netAmountOut,
-    route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map(executorHop) })),
+    route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => executorHop(h, venueIds)) })),
     display: found.splits.map((s) => ({
       shareBps: s.shareBps,
-      hops: s.hops.map((h) => ({ dex: h.dex, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
+      hops: s.hops.map((h) => ({ dex: h.venue, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
     })),
   }
 }

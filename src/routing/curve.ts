@@ -7,7 +7,7 @@
 // the known liquidity can absorb (V3/V4 pools are only known within
 // [tickLower, tickUpper]; beyond the capacity the output stays flat and the
 // marginal rate is 0, so the optimiser never allocates past it).
-import type { ConcentratedPoolState, PoolState, V2PoolState } from "../amm/index.ts"
+import type { ConcentratedPoolState, PoolState, StablePoolState, V2PoolState } from "../amm/index.ts"
 
 export interface Curve {
   /** largest gross input the curve is known for (Infinity for V2) */
@@ -24,31 +24,124 @@ export interface Curve {
 
 const Q96F = 2 ** 96
 
-/** Uniswap V2: out = 997 x R_out / (1000 R_in + 997 x). */
+/** Uniswap V2 and its forks, fee f: out = g x R_out / (R_in + g x), g = 1 - f. */
 export class V2Curve implements Curve {
   readonly cap = Number.POSITIVE_INFINITY
   readonly spot: number
-  private readonly a: number // 1000 * R_in
-  private readonly k: number // 997 * 1000 * R_in * R_out
+  private readonly k: number // g * R_in * R_out
   constructor(
-    reserveIn: number,
+    private readonly reserveIn: number,
     private readonly reserveOut: number,
+    private readonly gamma = 0.997,
   ) {
-    this.a = 1000 * reserveIn
-    this.k = 997_000 * reserveIn * reserveOut
+    this.k = gamma * reserveIn * reserveOut
     this.spot = this.marginal(0)
   }
   out(x: number): number {
-    const w = 997 * x
-    return (w * this.reserveOut) / (this.a + w)
+    const w = this.gamma * x
+    return (w * this.reserveOut) / (this.reserveIn + w)
   }
   marginal(x: number): number {
-    const d = this.a + 997 * x
+    const d = this.reserveIn + this.gamma * x
     return this.k / (d * d)
   }
   crossings(): number {
     return 0
   }
+}
+
+/**
+ * Curve's StableSwap invariant for n coins, in the pool's normalised units
+ * (balance x rate / 1e18), with Ann = A n:
+ *   Ann S + D = Ann D + D^(n+1) / (n^n prod x)
+ * Swapping coin i for coin j moves x_i up by the input and x_j down to the y
+ * that keeps D; the fee comes off the output. Along the invariant
+ * d x_j / d x_i = -(Ann + P / x_i) / (Ann + P / x_j), P = D^(n+1) / (n^n prod x).
+ */
+export class StableCurve implements Curve {
+  readonly cap = Number.POSITIVE_INFINITY
+  readonly spot: number
+  private readonly n: number
+  private readonly ann: number
+  private readonly d: number
+  /** c and b of Curve's get_y without the input coin's balance (filled per call) */
+  private readonly others: number[]
+  constructor(
+    private readonly xp: readonly number[],
+    private readonly i: number,
+    private readonly j: number,
+    amp: number,
+    /** input units to normalised units, normalised units to output units */
+    private readonly scaleIn: number,
+    private readonly scaleOut: number,
+    private readonly gamma: number,
+  ) {
+    this.n = xp.length
+    this.ann = (amp / 100) * this.n
+    this.d = stableD(xp, this.ann)
+    this.others = xp.filter((_, k) => k !== i && k !== j)
+    this.spot = this.marginal(0)
+  }
+
+  /** the balance of coin j that keeps D when coin i holds xi (Curve's get_y, in floats) */
+  private y(xi: number): number {
+    const { n, ann, d } = this
+    let c = (d * d) / (xi * n)
+    let sum = xi
+    for (const x of this.others) {
+      c = (c * d) / (x * n)
+      sum += x
+    }
+    c = (c * d) / (ann * n)
+    const b = sum + d / ann
+    let y = d
+    for (let k = 0; k < 64; k++) {
+      const next = (y * y + c) / (2 * y + b - d)
+      if (Math.abs(next - y) <= y * 1e-15) return next
+      y = next
+    }
+    return y
+  }
+
+  out(x: number): number {
+    if (!(x > 0)) return 0
+    const dy = this.xp[this.j]! - this.y(this.xp[this.i]! + x * this.scaleIn)
+    return dy > 0 ? dy * this.gamma * this.scaleOut : 0
+  }
+
+  marginal(x: number): number {
+    const xi = this.xp[this.i]! + x * this.scaleIn
+    const xj = this.y(xi)
+    let p = this.d
+    let prod = xi * xj
+    for (const o of this.others) prod *= o
+    // D^(n+1) / (n^n prod x), as the product of (D / (n x_k)) terms times D
+    for (let k = 0; k < this.n; k++) p /= this.n
+    p = (p * this.d ** this.n) / prod
+    const rate = (this.ann + p / xi) / (this.ann + p / xj)
+    return rate * this.gamma * this.scaleIn * this.scaleOut
+  }
+
+  crossings(): number {
+    return 0
+  }
+}
+
+/** Curve's get_D in floats: Newton's method on the invariant from D = S. */
+const stableD = (xp: readonly number[], ann: number): number => {
+  const n = xp.length
+  let s = 0
+  for (const x of xp) s += x
+  if (s === 0) return 0
+  let d = s
+  for (let k = 0; k < 255; k++) {
+    let dp = d
+    for (const x of xp) dp = (dp * d) / (x * n)
+    const prev = d
+    d = ((ann * s + dp * n) * d) / ((ann - 1) * d + (n + 1) * dp)
+    if (Math.abs(d - prev) <= d * 1e-15) break
+  }
+  return d
 }
 
 /**
@@ -218,29 +311,51 @@ const buildV2 = (pool: V2PoolState, zeroForOne: boolean): Curve | undefined => {
   const r0 = Number(pool.reserve0)
   const r1 = Number(pool.reserve1)
   if (!(r0 > 0) || !(r1 > 0)) return undefined
-  return zeroForOne ? new V2Curve(r0, r1) : new V2Curve(r1, r0)
+  const gamma = 1 - pool.feeBps / 10_000
+  return zeroForOne ? new V2Curve(r0, r1, gamma) : new V2Curve(r1, r0, gamma)
 }
 
-/** The float model of swapping through `pool` in one direction; undefined when it has no usable liquidity. */
-export const buildCurve = (pool: PoolState, zeroForOne: boolean): Curve | undefined =>
-  pool.dex === "uniswap-v2" ? buildV2(pool, zeroForOne) : buildConcentrated(pool, zeroForOne)
+const buildStable = (pool: StablePoolState, i: number, j: number): Curve | undefined => {
+  const xp = pool.balances.map((b, k) => (Number(b) * Number(pool.rates[k]!)) / 1e36)
+  if (!xp.every((x) => x > 0)) return undefined
+  const gamma = 1 - Number(pool.fee) / 1e10
+  if (!(gamma > 0) || pool.amp <= 0n) return undefined
+  // the input to normalised units, normalised units to the output's smallest unit
+  return new StableCurve(xp, i, j, Number(pool.amp), Number(pool.rates[i]!) / 1e36, 1e36 / Number(pool.rates[j]!), gamma)
+}
+
+/**
+ * The float model of swapping the pool's token `coinIn` for its token
+ * `coinOut` (indices in the pool's order); undefined when it has no usable liquidity.
+ */
+export const buildCurve = (pool: PoolState, coinIn: number, coinOut: number): Curve | undefined => {
+  switch (pool.kind) {
+    case "uniswap-v2":
+      return buildV2(pool, coinIn === 0)
+    case "curve-stableswap":
+      return buildStable(pool, coinIn, coinOut)
+    default:
+      return buildConcentrated(pool, coinIn === 0)
+  }
+}
 
 // Pool states are immutable: a curve built once serves every snapshot that
 // still holds the same state object.
-const cache = new WeakMap<PoolState, [Curve | null | undefined, Curve | null | undefined]>()
+const cache = new WeakMap<PoolState, (Curve | null | undefined)[]>()
 
 /** buildCurve, memoised per pool state object and direction. */
-export const curveOf = (pool: PoolState, zeroForOne: boolean): Curve | undefined => {
+export const curveOf = (pool: PoolState, coinIn: number, coinOut: number): Curve | undefined => {
   let entry = cache.get(pool)
   if (entry === undefined) {
-    entry = [undefined, undefined]
+    entry = []
     cache.set(pool, entry)
   }
-  const i = zeroForOne ? 0 : 1
-  let c = entry[i]
+  // up to 8 coins a pool: one slot per ordered pair
+  const slot = coinIn * 8 + coinOut
+  let c = entry[slot]
   if (c === undefined) {
-    c = buildCurve(pool, zeroForOne) ?? null
-    entry[i] = c
+    c = buildCurve(pool, coinIn, coinOut) ?? null
+    entry[slot] = c
   }
   return c ?? undefined
 }

@@ -6,7 +6,7 @@
 // The per-tick figures are estimates from the pools' code paths (tick storage
 // update, bitmap reads); the fitted hop figures already hold the few crossings
 // typical of those routes.
-import type { Dex } from "../amm/index.ts"
+import type { PoolKind } from "../amm/index.ts"
 
 export const GAS = {
   /** intrinsic transaction gas, executor entry and checks, pulling tokenIn, paying tokenOut and fees */
@@ -25,17 +25,21 @@ export const GAS = {
   v4TickCrossed: 18_000,
   /** once per route touching V4: unlock, settle and take */
   v4Session: 28_000,
+  /** a stable-pool hop: the input into the executor, the approval, exchange (Newton iterations, two transfers); measured with bench/executor-gas.ts */
+  stableHop: 115_000,
 } as const
 
 /** Gas of one hop through a pool of this kind crossing `ticksCrossed` initialized ticks. */
-export const hopGas = (dex: Dex, ticksCrossed: number): number => {
-  switch (dex) {
+export const hopGas = (kind: PoolKind, ticksCrossed: number): number => {
+  switch (kind) {
     case "uniswap-v2":
       return GAS.v2Hop
     case "uniswap-v3":
       return GAS.v3Hop + GAS.v3TickCrossed * ticksCrossed
     case "uniswap-v4":
       return GAS.v4Hop + GAS.v4TickCrossed * ticksCrossed
+    case "curve-stableswap":
+      return GAS.stableHop
   }
 }
 

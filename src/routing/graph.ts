@@ -1,8 +1,9 @@
 // The token graph of one market snapshot: tokens numbered densely, a directed
-// edge per pool and direction, outgoing edges per token and the edges of each
+// edge per pool and ordered pair of its tokens (two for a pair, up to twelve
+// for a 4-coin stable pool), outgoing edges per token and the edges of each
 // ordered token pair. Built once per snapshot (snapshots are immutable) and
 // shared by every search on it.
-import type { PoolState } from "../amm/index.ts"
+import { poolTokens, type PoolState } from "../amm/index.ts"
 import type { RoutingMarket } from "./types.ts"
 import { type Curve, curveOf } from "./curve.ts"
 
@@ -32,12 +33,20 @@ export class Edge {
     readonly from: number,
     /** dense index of the output token */
     readonly to: number,
-    readonly zeroForOne: boolean,
+    /** index of the input token in the pool's own order (token0 = 0) */
+    readonly coinIn: number,
+    /** index of the output token in the pool's own order */
+    readonly coinOut: number,
   ) {}
+
+  /** true when the input is the pool's first token (a pair's token0) */
+  get zeroForOne(): boolean {
+    return this.coinIn === 0
+  }
 
   /** float model of the swap, undefined when the pool has no usable liquidity this way */
   get curve(): Curve | undefined {
-    if (this.model === undefined) this.model = curveOf(this.pool, this.zeroForOne) ?? null
+    if (this.model === undefined) this.model = curveOf(this.pool, this.coinIn, this.coinOut) ?? null
     return this.model ?? undefined
   }
 }
@@ -61,14 +70,16 @@ export class TokenGraph {
       for (const id of ids) {
         const pool = snapshot.pools.get(id) ?? snapshot.pools.get(id.toLowerCase())
         if (pool === undefined || seen.has(pool)) continue
-        const k0 = pool.token0.toLowerCase()
-        const k1 = pool.token1.toLowerCase()
-        // a pool listed under a token it does not hold, or joining a token to itself, is ignored
-        if (k0 === k1 || (k0 !== t && k1 !== t)) continue
+        const keys = poolTokens(pool).map((a) => a.toLowerCase())
+        // a pool listed under a token it does not hold, or holding a token twice, is ignored
+        if (!keys.includes(t) || new Set(keys).size !== keys.length) continue
         seen.add(pool)
-        const i0 = this.indexOf(k0)
-        const i1 = this.indexOf(k1)
-        edges.push(new Edge(pool, seen.size - 1, i0, i1, true), new Edge(pool, seen.size - 1, i1, i0, false))
+        const index = keys.map((k) => this.indexOf(k))
+        for (let a = 0; a < index.length; a++) {
+          for (let b = 0; b < index.length; b++) {
+            if (a !== b) edges.push(new Edge(pool, seen.size - 1, index[a]!, index[b]!, a, b))
+          }
+        }
       }
     }
     this.poolCount = seen.size

@@ -24,7 +24,7 @@ const BEAM = 3
 const KEEP_BY_NET = 12
 /** further candidates kept by spot rate (shallow pools with good prices, useful in splits) */
 const KEEP_BY_SPOT = 4
-const MIN_HOP_GAS = Math.min(GAS.v2Hop, GAS.v3Hop, GAS.v4Hop)
+const MIN_HOP_GAS = Math.min(GAS.v2Hop, GAS.v3Hop, GAS.v4Hop, GAS.stableHop)
 
 export interface Candidate {
   readonly edges: readonly Edge[]
@@ -131,7 +131,7 @@ const addFinal = (s: number, gasRate: number): void => {
   }
   finals[finalsLen++] = s
   let gas = GAS.base + GAS.perSplit
-  for (let x = s; x >= 0; x = stPrev[x]!) gas += hopGas(stEdge[x]!.pool.dex, 0)
+  for (let x = s; x >= 0; x = stPrev[x]!) gas += hopGas(stEdge[x]!.pool.kind, 0)
   const net = stAmount[s]! - gasRate * gas
   if (net <= top[KEEP_BY_NET - 1]!) return
   let i = KEEP_BY_NET - 1
@@ -166,12 +166,12 @@ const makeCandidate = (last: number, total: number, gasRate: number): Candidate 
     curves[stDepth[s]! - 1] = stEdge[s]!.curve!
   }
   let usesV4 = false
-  for (const e of edges) if (e.pool.dex === "uniswap-v4") usesV4 = true
+  for (const e of edges) if (e.pool.kind === "uniswap-v4") usesV4 = true
   const hopsGas = (x: number): number => {
     let g = 0
     for (let i = 0; i < curves.length; i++) {
       const c = curves[i]!
-      g += hopGas(edges[i]!.pool.dex, c.crossings(x))
+      g += hopGas(edges[i]!.pool.kind, c.crossings(x))
       x = c.out(x)
     }
     return g
@@ -223,7 +223,7 @@ const collect = (total: number, gasRate: number): Candidate[] => {
     let m = 1
     // spot rate of the path: the product of its hops' spot rates
     for (let s = f; s >= 0; s = stPrev[s]!) {
-      gas += hopGas(stEdge[s]!.pool.dex, 0)
+      gas += hopGas(stEdge[s]!.pool.kind, 0)
       m *= stEdge[s]!.curve!.spot
     }
     score[i] = stAmount[f]! - gasRate * gas

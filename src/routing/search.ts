@@ -115,7 +115,16 @@ const quantise = (
     sum += bps[k]!
   }
   const byFrac = Array.from({ length: n }, (_, k) => k).sort((a, b) => frac[b]! - frac[a]!)
-  for (let r = 0; sum < 10000; r++, sum++) bps[byFrac[r % n]!]! += 1
+  // the remainder goes by largest fraction, never past a path's capacity (a pool whose known
+  // liquidity the allocation already fills could not take the whole input: the exact swap fails)
+  const fits = (k: number): boolean => pathMarginal(paths[order[k]!]!.curves, ((bps[k]! + 1) / 10000) * total) > 0
+  for (let r = 0; sum < 10000; r++) {
+    const k = byFrac[r % n]!
+    if (r >= n || fits(k)) {
+      bps[k]! += 1
+      sum++
+    }
+  }
   let ps = order.map((i) => paths[i]!)
   // drop empty splits
   for (let k = n - 1; k >= 0; k--) {
@@ -217,13 +226,13 @@ const splitOptions = (
   }
 }
 
-/** Exact simulation of an option; undefined when any hop fails. */
+/** Exact simulation of an option; the index of the first path with a failing hop when one fails. */
 const evaluate = (
   option: Option,
   amountIn: bigint,
   gasPriceWei: bigint,
   convert: ((wei: bigint) => bigint | undefined) | undefined,
-): Exact | undefined => {
+): Exact | number => {
   const amountsIn = splitAmounts(amountIn, option.bps)
   const amountsOut: bigint[] = new Array(amountsIn.length)
   let total = 0n
@@ -232,10 +241,10 @@ const evaluate = (
   for (let i = 0; i < option.paths.length; i++) {
     let a = amountsIn[i]!
     for (const edge of option.paths[i]!.edges) {
-      const q = quoteHop(edge.pool, edge.zeroForOne, a)
-      if (q === undefined || q.amountOut <= 0n) return undefined
-      hopsGas += hopGas(edge.pool.dex, q.ticksCrossed)
-      v4 ||= edge.pool.dex === "uniswap-v4"
+      const q = quoteHop(edge.pool, edge.coinIn, edge.coinOut, a)
+      if (q === undefined || q.amountOut <= 0n) return i
+      hopsGas += hopGas(edge.pool.kind, q.ticksCrossed)
+      v4 ||= edge.pool.kind === "uniswap-v4"
       a = q.amountOut
     }
     amountsOut[i] = a
@@ -254,13 +263,46 @@ const evaluate = (
   }
 }
 
+/**
+ * Exact simulation of an option, or of the nearest one that runs: a path
+ * whose pools cannot take its share (the float model puts a pool's capacity a
+ * hair above what the exact swap takes) gives a few basis points at a time to
+ * the largest other path. Undefined when no such option runs.
+ */
+const evaluateNearest = (
+  option: Option,
+  amountIn: bigint,
+  gasPriceWei: bigint,
+  convert: ((wei: bigint) => bigint | undefined) | undefined,
+): Exact | undefined => {
+  let current = option
+  for (let attempt = 0; attempt < 6; attempt++) {
+    const r = evaluate(current, amountIn, gasPriceWei, convert)
+    if (typeof r !== "number") return r
+    if (current.paths.length < 2) return undefined
+    const bps = [...current.bps]
+    let largest = r === 0 ? 1 : 0
+    for (let k = 0; k < bps.length; k++) if (k !== r && bps[k]! > bps[largest]!) largest = k
+    const move = Math.min(bps[r]!, Math.max(1, Math.ceil(bps[r]! / 1000)) * 2 ** attempt)
+    bps[r]! -= move
+    bps[largest]! += move
+    const keep = bps.map((b) => b > 0)
+    current = { ...current, paths: current.paths.filter((_, k) => keep[k]), bps: bps.filter((b) => b > 0) }
+  }
+  return undefined
+}
+
 const hopOf = (edge: Edge): RouteHop => {
   const p = edge.pool
+  if (p.kind === "curve-stableswap") {
+    return { kind: p.kind, venue: p.venue, pool: p.id, tokenIn: p.coins[edge.coinIn]!, tokenOut: p.coins[edge.coinOut]!, zeroForOne: false }
+  }
   const tokenIn = edge.zeroForOne ? p.token0 : p.token1
   const tokenOut = edge.zeroForOne ? p.token1 : p.token0
-  if (p.dex === "uniswap-v2") return { dex: p.dex, pool: p.id, tokenIn, tokenOut, zeroForOne: edge.zeroForOne }
+  if (p.kind === "uniswap-v2") return { kind: p.kind, venue: p.venue, pool: p.id, tokenIn, tokenOut, zeroForOne: edge.zeroForOne }
   const hop: RouteHop = {
-    dex: p.dex,
+    kind: p.kind,
+    venue: p.venue,
     pool: p.id,
     tokenIn,
     tokenOut,
@@ -268,7 +310,7 @@ const hopOf = (edge: Edge): RouteHop => {
     fee: p.fee,
     tickSpacing: p.tickSpacing,
   }
-  return p.dex === "uniswap-v4" ? { ...hop, hooks: p.hooks ?? "0x0000000000000000000000000000000000000000" } : hop
+  return p.kind === "uniswap-v4" ? { ...hop, hooks: p.hooks ?? "0x0000000000000000000000000000000000000000" } : hop
 }
 
 /**
@@ -314,7 +356,7 @@ export const findBestRoute = (snapshot: RoutingMarket, params: FindRouteParams):
       const bestNet = Number(best.net)
       if (option.net < bestNet - (Math.abs(bestNet) * 1e-6 + 64)) break
     }
-    const r = evaluate(option, amountIn, snapshot.gasPriceWei, convert)
+    const r = evaluateNearest(option, amountIn, snapshot.gasPriceWei, convert)
     evaluated++
     if (r === undefined) continue
     if (

@@ -1,6 +1,6 @@
 // The route search's request and answer, and the market it searches.
 import type { Address } from "viem"
-import type { Dex, PoolState } from "../amm/index.ts"
+import type { PoolKind, PoolState } from "../amm/index.ts"
 
 /** What the route search reads of a market: its pools at one block and the gas price then. */
 export interface RoutingMarket {
@@ -33,12 +33,14 @@ export interface FindRouteParams {
 
 /** One swap through one pool. */
 export interface RouteHop {
-  readonly dex: Dex
-  /** V2 pair or V3 pool address, or the 32-byte V4 pool id */
+  readonly kind: PoolKind
+  /** the pool's venue, as the API names it */
+  readonly venue: string
+  /** V2 pair, V3 pool or stable pool address, or the 32-byte V4 pool id */
   readonly pool: string
   readonly tokenIn: Address
   readonly tokenOut: Address
-  /** true when tokenIn is the pool's token0 */
+  /** pairs: true when tokenIn is the pool's token0; stable pools: false */
   readonly zeroForOne: boolean
   /** V3/V4: LP fee in hundredths of a bip */
   readonly fee?: number

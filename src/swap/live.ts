@@ -21,10 +21,7 @@ export const chainServices = (settings: ChainSettings) => {
   const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 })
   const tokens = Tokens.layer()
   const market = MarketState.layer({
-    ...(settings.v2Factory ? { v2Factory: settings.v2Factory } : {}),
-    ...(settings.v3Factory ? { v3Factory: settings.v3Factory } : {}),
-    ...(settings.poolManager ? { poolManager: settings.poolManager } : {}),
-    ...(settings.stateView ? { stateView: settings.stateView } : {}),
+    venues: settings.venues,
     multicall3: settings.multicall3,
     executor: settings.executor,
     priceFeeds: settings.priceFeeds,

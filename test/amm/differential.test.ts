@@ -1,11 +1,16 @@
 // Differential tests of the exact AMM math against the chain: random pools of the
-// default scenario (as MarketState publishes them), random amounts over many
-// orders of magnitude, both directions. The off-chain output must equal, to the
-// wei, what Uniswap's own contracts answer:
-//   V3: QuoterV2.quoteExactInputSingle (amountOut and the price after the swap),
-//   V4: V4Quoter.quoteExactInputSingle,
+// default scenario (as MarketState publishes them), on every venue of each
+// Uniswap kind (uniswap-v2 and arcade-v2, uniswap-v3 and synthra-v3, uniswap-v4),
+// random amounts over many orders of magnitude, both directions. The off-chain
+// output must equal, to the wei, what Uniswap's own contracts answer:
+//   V3: QuoterV2.quoteExactInputSingle over the pool's own factory (amountOut and
+//       the price after the swap),
+//   V4: V4Quoter.quoteExactInputSingle over the pool's own PoolManager,
 //   V2: the pair itself: in a simulated block, after sending amountIn, swap(out + 1)
-//       must revert and swap(out) must succeed, so `out` is exactly the most it pays.
+//       must revert and swap(out) must succeed, so `out` is exactly the most it pays
+//       (at the venue's fee).
+// A venue the devnet deploys no quoter for gets one here. Stable pools are not
+// this file's subject (test/amm/stable-swap.test.ts and test/contracts/stable-swap-pool.test.ts).
 // Quotes are batched through Multicall3 (and V2 swaps through eth_simulateV1).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, ManagedRuntime } from "effect"
@@ -13,6 +18,7 @@ import fc from "fast-check"
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, toHex, zeroAddress, type Abi, type Address, type Hex } from "viem"
 import {
   getAmountOut,
+  getAmountOutWithFee,
   getSqrtRatioAtTick,
   MAX_SQRT_RATIO,
   MIN_SQRT_RATIO,
@@ -20,8 +26,8 @@ import {
   swapExactInputV4 as swapV4,
 } from "../../src/amm/index.ts"
 import { read, Rpc, type Read } from "../../src/chain/index.ts"
-import { ownArtifact } from "../../src/contracts/artifacts.ts"
-import { testAccounts } from "../../src/devnet/index.ts"
+import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
+import { isStablePool, manifestVenue, poolKind, testAccounts, USDC_ADDRESS, venuesOfKind } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
 import { MarketState, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
@@ -32,6 +38,8 @@ let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
 let snap: World
 const decimals = new Map<string, number>()
+/** the quoter of each V3 and V4 venue, by venue name: the manifest's, or one deployed here */
+const quoters = new Map<string, Address>()
 
 const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)
 
@@ -104,17 +112,17 @@ const addPositions = async () => {
     const hash = await devnet.client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: owner, chain: devnet.client.chain } as never)
     return (await devnet.client.waitForTransactionReceipt({ hash })).contractAddress!
   }
-  const poolManager = devnet.manifest.dexes["uniswap-v4"].poolManager as Address
+  // one V3 provider mints in the pools of every V3 venue; a V4 provider per PoolManager
   const v3 = await deploy(ownArtifact("V3LiquidityProvider"), [])
-  const v4 = await deploy(ownArtifact("V4LiquidityProvider"), [poolManager])
+  const v4 = new Map<string, Address>()
+  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v4")) v4.set(venue.name, await deploy(ownArtifact("V4LiquidityProvider"), [venue.poolManager]))
   for (const [symbol, token] of Object.entries(devnet.manifest.tokens)) {
     if (token.behavior !== undefined) continue
-    for (const provider of [v3, v4]) {
+    for (const provider of [v3, ...v4.values()]) {
       if (symbol === "USDC") await devnet.client.setBalance({ address: provider, value: 10n ** 40n })
       else await send(token.address as Address, ownArtifact("TestToken").abi, "mint", [provider, 10n ** 36n])
     }
   }
-  const stateView = devnet.manifest.dexes["uniswap-v4"].stateView as Address
   const slotAbi = parseAbi([
     "function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)",
     "function liquidity() view returns (uint128)",
@@ -122,14 +130,19 @@ const addPositions = async () => {
     "function getLiquidity(bytes32) view returns (uint128)",
   ])
   for (const pool of devnet.manifest.pools) {
-    if (pool.dex === "uniswap-v2") continue
+    // stable pools are not this file's subject
+    if (isStablePool(pool)) continue
+    const kind = poolKind(devnet.manifest, pool)
+    if (kind === "uniswap-v2") continue
     const s = pool.tickSpacing!
+    // a V4 pool is read through its own venue's StateView
+    const stateView = kind === "uniswap-v4" ? (manifestVenue(devnet.manifest, pool.dex, "uniswap-v4").stateView as Address) : undefined
     const [, tick] =
-      pool.dex === "uniswap-v3"
+      stateView === undefined
         ? await devnet.client.readContract({ address: pool.pool as Address, abi: slotAbi, functionName: "slot0" })
         : await devnet.client.readContract({ address: stateView, abi: slotAbi, functionName: "getSlot0", args: [pool.pool as Hex] })
     const liquidity =
-      pool.dex === "uniswap-v3"
+      stateView === undefined
         ? await devnet.client.readContract({ address: pool.pool as Address, abi: slotAbi, functionName: "liquidity" })
         : await devnet.client.readContract({ address: stateView, abi: slotAbi, functionName: "getLiquidity", args: [pool.pool as Hex] })
     const at = (k: number) => Math.floor(tick / s) * s + k * s
@@ -146,13 +159,20 @@ const addPositions = async () => {
       .map((symbol) => devnet.manifest.tokens[symbol]!.address as Address)
       .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
     for (const [i, [lower, upper, amount]] of ranges.entries()) {
-      if (pool.dex === "uniswap-v3") {
+      if (kind === "uniswap-v3") {
         await send(v3, ownArtifact("V3LiquidityProvider").abi, "mint", [pool.pool, lower, upper, amount])
       } else {
         const key = { currency0: token0, currency1: token1, fee: pool.fee!, tickSpacing: s, hooks: zeroAddress }
-        await send(v4, ownArtifact("V4LiquidityProvider").abi, "addLiquidity", [key, lower, upper, amount, toHex(i + 1, { size: 32 })])
+        await send(v4.get(pool.dex)!, ownArtifact("V4LiquidityProvider").abi, "addLiquidity", [key, lower, upper, amount, toHex(i + 1, { size: 32 })])
       }
     }
+  }
+  // a quoter for every V3 and V4 venue: the manifest's (uniswap-v3, uniswap-v4), else one over the venue's own contracts
+  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v3")) {
+    quoters.set(venue.name, (venue.quoter as Address | undefined) ?? (await deploy(uniswapArtifact("QuoterV2"), [venue.factory, USDC_ADDRESS])))
+  }
+  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v4")) {
+    quoters.set(venue.name, (venue.quoter as Address | undefined) ?? (await deploy(uniswapArtifact("V4Quoter"), [venue.poolManager])))
   }
 }
 
@@ -169,22 +189,31 @@ afterAll(async () => {
   await devnet?.stop()
 })
 
-const concentrated = (dex: "uniswap-v3" | "uniswap-v4") =>
-  [...snap.pools.values()].filter((p): p is ConcentratedPoolState => p.dex === dex)
+/** The published pools of every venue of a concentrated kind. */
+const concentrated = (kind: "uniswap-v3" | "uniswap-v4") =>
+  [...snap.pools.values()].filter((p): p is ConcentratedPoolState => p.kind === kind)
+
+/** The published pools of every venue of `kind`, by venue: each must be there, with the manifest's pools of that venue. */
+const expectEveryVenue = (kind: "uniswap-v2" | "uniswap-v3" | "uniswap-v4", pools: readonly { venue: string }[], perVenue: Record<string, number>) => {
+  const counts: Record<string, number> = {}
+  for (const pool of pools) counts[pool.venue] = (counts[pool.venue] ?? 0) + 1
+  expect(counts).toEqual(perVenue)
+  expect(Object.keys(perVenue)).toEqual(venuesOfKind(devnet.manifest, kind).map((v) => v.name))
+}
 
 describe("V3: src/amm against QuoterV2", () => {
   const stats = { cases: 0, partial: 0, crossed2: 0 }
 
-  test("thousands of random (pool, direction, amount): amountOut and the price after, to the wei", async () => {
+  test("thousands of random (pool, direction, amount) on every uniswap-v3 venue: amountOut and the price after, to the wei", async () => {
     const pools = concentrated("uniswap-v3")
-    expect(pools.length).toBe(6)
-    const quoter = devnet.manifest.dexes["uniswap-v3"].quoter as Address
+    expectEveryVenue("uniswap-v3", pools, { "uniswap-v3": 6, "synthra-v3": 2 })
+    const venuesSeen = new Set<string>()
     await fc.assert(
       fc.asyncProperty(fc.array(caseArb(pools), { minLength: 60, maxLength: 60 }), async (cases) => {
         // the quoter stops at the edge of the known ticks, where the model's knowledge ends
         const reads = cases.map((c) =>
           read({
-            address: quoter,
+            address: quoters.get(c.pool.venue)!,
             abi: QUOTER_V2,
             functionName: "quoteExactInputSingle",
             args: [
@@ -222,6 +251,7 @@ describe("V3: src/amm against QuoterV2", () => {
             mismatches.push(`${show(c)} without limit: chain ${amountOut} (edge ${reachedEdge}), model ${free.ok ? free.amountOut : free.reason}`)
           }
           stats.cases++
+          venuesSeen.add(c.pool.venue)
           if (reachedEdge) stats.partial++
           if (crossed >= 2) stats.crossed2++
         }
@@ -233,6 +263,7 @@ describe("V3: src/amm against QuoterV2", () => {
     expect(stats.cases).toBe(1200)
     expect(stats.crossed2).toBeGreaterThan(20)
     expect(stats.partial).toBeGreaterThan(20)
+    expect([...venuesSeen].sort()).toEqual(["synthra-v3", "uniswap-v3"])
     console.log(`V3: ${stats.cases} cases, ${stats.crossed2} crossing ≥ 2 initialized ticks, ${stats.partial} reaching the edge`)
   }, 60_000)
 })
@@ -240,13 +271,13 @@ describe("V3: src/amm against QuoterV2", () => {
 describe("V4: src/amm against V4Quoter", () => {
   const stats = { cases: 0, refused: 0, crossed2: 0 }
 
-  test("thousands of random (pool, direction, amount): amountOut to the wei; a pool that cannot fill reverts", async () => {
+  test("thousands of random (pool, direction, amount) on every uniswap-v4 venue: amountOut to the wei; a pool that cannot fill reverts", async () => {
     const pools = concentrated("uniswap-v4")
-    expect(pools.length).toBe(4)
-    const quoter = devnet.manifest.dexes["uniswap-v4"].quoter as Address
+    // the default scenario has one uniswap-v4 venue
+    expectEveryVenue("uniswap-v4", pools, { "uniswap-v4": 4 })
     const quoteRead = (c: Case<ConcentratedPoolState>): Read<readonly [bigint, bigint]> =>
       read({
-        address: quoter,
+        address: quoters.get(c.pool.venue)!,
         abi: V4_QUOTER,
         functionName: "quoteExactInputSingle",
         args: [
@@ -322,9 +353,10 @@ describe("V2: src/amm getAmountOut against the pairs", () => {
           },
     )
 
-  test("sequences of random swaps: getAmountOut is exactly the most each pair pays", async () => {
-    const pools = [...snap.pools.values()].filter((p): p is V2PoolState => p.dex === "uniswap-v2")
-    expect(pools.length).toBe(3)
+  test("sequences of random swaps on every uniswap-v2 venue: getAmountOut (at the venue's fee) is exactly the most each pair pays", async () => {
+    const pools = [...snap.pools.values()].filter((p): p is V2PoolState => p.kind === "uniswap-v2")
+    expectEveryVenue("uniswap-v2", pools, { "uniswap-v2": 3, "arcade-v2": 2 })
+    const venuesSeen = new Set<string>()
     let cases = 0
     await fc.assert(
       fc.asyncProperty(fc.array(caseArb(pools), { minLength: 50, maxLength: 50 }), async (sequence) => {
@@ -335,7 +367,10 @@ describe("V2: src/amm getAmountOut against the pairs", () => {
         for (const c of sequence) {
           const r = reserves.get(c.pool.id.toLowerCase())!
           const [reserveIn, reserveOut] = c.zeroForOne ? r : [r[1], r[0]]
-          const out = getAmountOut(c.amountIn, reserveIn, reserveOut)
+          const out = getAmountOutWithFee(c.amountIn, reserveIn, reserveOut, c.pool.feeBps)
+          // at Uniswap's own 30 bps, the fee-aware formula is getAmountOut's
+          if (c.pool.feeBps === 30) expect(out).toBe(getAmountOut(c.amountIn, reserveIn, reserveOut))
+          venuesSeen.add(c.pool.venue)
           const outs = (amount: bigint) => (c.zeroForOne ? [0n, amount] : [amount, 0n]) as [bigint, bigint]
           const pair = c.pool.id as Address
           const tokenIn = c.zeroForOne ? c.pool.token0 : c.pool.token1
@@ -369,6 +404,7 @@ describe("V2: src/amm getAmountOut against the pairs", () => {
       { numRuns: 20 },
     )
     expect(cases).toBe(1000)
+    expect([...venuesSeen].sort()).toEqual(["arcade-v2", "uniswap-v2"])
     console.log(`V2: ${cases} swaps`)
   }, 60_000)
 })

@@ -19,19 +19,19 @@ const C: Address = "0x3333333333333333333333333333333333333333"
 const R: Address = "0x4444444444444444444444444444444444444444"
 
 describe("encodeRoute: byte layout", () => {
-  test("one split, one V3 hop", () => {
-    const route: Route = [{ shareBps: 10_000, hops: [{ kind: "v3", tokenIn: A, tokenOut: B, fee: 500 }] }]
-    // 01 split | 2710 = 10000 | 01 hop | 02 V3 | tokenOut | 0001f4 = 500
-    expect(encodeRoute(route)).toBe(`0x01271001${"02"}${"22".repeat(20)}0001f4`)
+  test("one split, one V3 hop of venue 2", () => {
+    const route: Route = [{ shareBps: 10_000, hops: [{ kind: "v3", venue: 2, tokenIn: A, tokenOut: B, fee: 500 }] }]
+    // 01 split | 2710 = 10000 | 01 hop | 02 V3 | tokenOut | 02 venue | 0001f4 = 500
+    expect(encodeRoute(route)).toBe(`0x01271001${"02"}${"22".repeat(20)}020001f4`)
   })
 
-  test("two splits: V2 then V4 with a negative tick spacing; an external hop with its data", () => {
+  test("two splits: V2 (venue 1) then V4 (venue 255) with a negative tick spacing; an external hop with its data", () => {
     const route: Route = [
       {
         shareBps: 2_500,
         hops: [
-          { kind: "v2", tokenIn: A, tokenOut: B },
-          { kind: "v4", tokenIn: B, tokenOut: C, fee: 3000, tickSpacing: -1, hooks: R },
+          { kind: "v2", venue: 1, tokenIn: A, tokenOut: B },
+          { kind: "v4", venue: 255, tokenIn: B, tokenOut: C, fee: 3000, tickSpacing: -1, hooks: R },
         ],
       },
       { shareBps: 7_500, hops: [{ kind: "external", tokenIn: A, tokenOut: C, router: R, data: "0xdeadbeef" }] },
@@ -40,18 +40,27 @@ describe("encodeRoute: byte layout", () => {
       "0x02" +
       // split 0: 09c4 = 2500, two hops
       "09c4" + "02" +
-      "01" + "22".repeat(20) +
-      "03" + "33".repeat(20) + "000bb8" + "ffffff" + "44".repeat(20) +
+      "01" + "22".repeat(20) + "01" +
+      "03" + "33".repeat(20) + "ff" + "000bb8" + "ffffff" + "44".repeat(20) +
       // split 1: 1d4c = 7500, one hop
       "1d4c" + "01" +
       "04" + "33".repeat(20) + "44".repeat(20) + "000004" + "deadbeef"
     expect(encodeRoute(route)).toBe(expected as Hex)
     expect(decodeRoute(expected as Hex, A)).toEqual(route)
   })
+
+  test("a stable hop: kind 5, tokenOut, the pool (41 bytes); venue 0 is an id like any other", () => {
+    const route: Route = [
+      { shareBps: 10_000, hops: [{ kind: "stable", tokenIn: A, tokenOut: C, pool: R }, { kind: "v2", venue: 0, tokenIn: C, tokenOut: B }] },
+    ]
+    const expected = `0x01271002${"05"}${"33".repeat(20)}${"44".repeat(20)}${"01"}${"22".repeat(20)}00` as Hex
+    expect(encodeRoute(route)).toBe(expected)
+    expect(decodeRoute(expected, A)).toEqual(route)
+  })
 })
 
 describe("validateRoute", () => {
-  const hop = (tokenIn: Address, tokenOut: Address): RouteHop => ({ kind: "v2", tokenIn, tokenOut })
+  const hop = (tokenIn: Address, tokenOut: Address): RouteHop => ({ kind: "v2", venue: 1, tokenIn, tokenOut })
   const refused = (route: Route) => expect(() => validateRoute(route)).toThrow(RouteEncodingError)
 
   test("refuses what the contract would refuse", () => {
@@ -64,27 +73,45 @@ describe("validateRoute", () => {
     refused([{ shareBps: 10_000, hops: [hop(A, zeroAddress)] }])
     refused([{ shareBps: 5_000, hops: [hop(A, B)] }, { shareBps: 5_000, hops: [hop(A, C)] }]) // different ends
     refused([{ shareBps: 5_000, hops: [hop(A, B)] }, { shareBps: 5_000, hops: [hop(C, B)] }]) // different starts
-    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v3", tokenIn: A, tokenOut: B, fee: 1 << 24 }] }])).toThrow(RouteEncodingError)
-    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v4", tokenIn: A, tokenOut: B, fee: 0, tickSpacing: 1 << 23, hooks: R }] }])).toThrow(RouteEncodingError)
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v3", venue: 2, tokenIn: A, tokenOut: B, fee: 1 << 24 }] }])).toThrow(RouteEncodingError)
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v4", venue: 3, tokenIn: A, tokenOut: B, fee: 0, tickSpacing: 1 << 23, hooks: R }] }])).toThrow(RouteEncodingError)
+    // a venue id is a uint8
+    for (const venue of [256, -1, 1.5, Number.NaN]) {
+      expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v2", venue, tokenIn: A, tokenOut: B }] }])).toThrow(RouteEncodingError)
+      expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v3", venue, tokenIn: A, tokenOut: B, fee: 500 }] }])).toThrow(RouteEncodingError)
+      expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v4", venue, tokenIn: A, tokenOut: B, fee: 0, tickSpacing: 1, hooks: R }] }])).toThrow(RouteEncodingError)
+    }
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "stable", tokenIn: A, tokenOut: B, pool: "0x1234" as Address }] }])).toThrow(RouteEncodingError)
     validateRoute([{ shareBps: 4_000, hops: [hop(A, B)] }, { shareBps: 6_000, hops: [hop(A, C), hop(C, B)] }])
   })
 
   test("decodeRoute refuses truncated, unknown and left-over bytes", () => {
-    const good = encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v3", tokenIn: A, tokenOut: B, fee: 500 }] }])
-    expect(() => decodeRoute(good.slice(0, -2) as Hex, A)).toThrow(RouteEncodingError)
-    expect(() => decodeRoute(`${good}00`, A)).toThrow(RouteEncodingError)
+    for (const hop of [
+      { kind: "v2", venue: 1, tokenIn: A, tokenOut: B },
+      { kind: "v3", venue: 2, tokenIn: A, tokenOut: B, fee: 500 },
+      { kind: "v4", venue: 3, tokenIn: A, tokenOut: B, fee: 500, tickSpacing: 10, hooks: R },
+      { kind: "stable", tokenIn: A, tokenOut: B, pool: R },
+    ] as const) {
+      const good = encodeRoute([{ shareBps: 10_000, hops: [hop] }])
+      expect(decodeRoute(good, A)).toEqual([{ shareBps: 10_000, hops: [hop] }])
+      expect(() => decodeRoute(good.slice(0, -2) as Hex, A)).toThrow(RouteEncodingError)
+      expect(() => decodeRoute(`${good}00`, A)).toThrow(RouteEncodingError)
+    }
     expect(() => decodeRoute(`0x01271001${"07"}${"22".repeat(20)}`, A)).toThrow(RouteEncodingError)
+    expect(() => decodeRoute(`0x01271001${"06"}${"22".repeat(20)}`, A)).toThrow(RouteEncodingError)
     expect(() => decodeRoute("0x00", A)).toThrow(RouteEncodingError)
   })
 })
 
 // random valid routes over a handful of tokens
 const tokenArb = fc.constantFrom(A, B, C, getAddress("0x00000000000000000000000000000000000000aa"), getAddress("0xffffffffffffffffffffffffffffffffffffff01"))
+const venueArb = fc.integer({ min: 0, max: 0xff })
 const hopBodyArb = fc.oneof(
-  fc.constant({ kind: "v2" as const }),
-  fc.record({ kind: fc.constant("v3" as const), fee: fc.integer({ min: 0, max: 0xff_ffff }) }),
+  fc.record({ kind: fc.constant("v2" as const), venue: venueArb }),
+  fc.record({ kind: fc.constant("v3" as const), venue: venueArb, fee: fc.integer({ min: 0, max: 0xff_ffff }) }),
   fc.record({
     kind: fc.constant("v4" as const),
+    venue: venueArb,
     fee: fc.integer({ min: 0, max: 0xff_ffff }),
     tickSpacing: fc.integer({ min: -0x80_0000, max: 0x7f_ffff }),
     hooks: tokenArb,
@@ -94,6 +121,7 @@ const hopBodyArb = fc.oneof(
     router: tokenArb,
     data: fc.uint8Array({ maxLength: 80 }).map((b) => `0x${Buffer.from(b).toString("hex")}` as Hex),
   }),
+  fc.record({ kind: fc.constant("stable" as const), pool: tokenArb }),
 )
 const routeArb = fc
   .record({
@@ -136,7 +164,7 @@ describe("round trips", () => {
         const encoded = encodeRoute(route)
         expect(decodeRoute(encoded, A)).toEqual(route)
         const hopBytes = (h: RouteHop) =>
-          h.kind === "v2" ? 21 : h.kind === "v3" ? 24 : h.kind === "v4" ? 47 : 44 + (h.data.length - 2) / 2
+          h.kind === "v2" ? 22 : h.kind === "v3" ? 25 : h.kind === "v4" ? 48 : h.kind === "stable" ? 41 : 44 + (h.data.length - 2) / 2
         const length = 1 + route.reduce((s, split) => s + 3 + split.hops.reduce((t, h) => t + hopBytes(h), 0), 0)
         expect((encoded.length - 2) / 2).toBe(length)
       }),
@@ -164,7 +192,7 @@ describe("round trips", () => {
 })
 
 describe("execute calldata", () => {
-  const route: Route = [{ shareBps: 10_000, hops: [{ kind: "v3", tokenIn: USDC_ERC20, tokenOut: B, fee: 500 }] }]
+  const route: Route = [{ shareBps: 10_000, hops: [{ kind: "v3", venue: 2, tokenIn: USDC_ERC20, tokenOut: B, fee: 500 }] }]
   const base = { tokenIn: zeroAddress, tokenOut: B, amountIn: 10n ** 18n + 5n, minAmountOut: 1n, recipient: C, deadline: 1n, feeBps: 0, protocolFeeBps: 25, route }
 
   test("the selector is execute's, with the parameters as one tuple", () => {

@@ -23,6 +23,10 @@ describe("bun run devnet", () => {
       const proc = spawnDevnet(["--port", "0", "--manifest", manifestPath])
       await waitFor(() => existsSync(manifestPath), 30_000, "the manifest")
       const manifest = readManifest(manifestPath)
+      // the default scenario's venues, by name and kind
+      expect(Object.entries(manifest.dexes).map(([name, venue]) => `${name}:${venue.kind}`)).toEqual([
+        "uniswap-v2:uniswap-v2", "uniswap-v3:uniswap-v3", "uniswap-v4:uniswap-v4", "arcade-v2:uniswap-v2", "synthra-v3:uniswap-v3", "xylonet:curve-stableswap",
+      ])
       // it holds private keys: its owner alone reads it, and no temporary file is left beside it
       expect(statSync(manifestPath).mode & 0o777).toBe(0o600)
       expect(readdirSync(join(manifestPath, ".."))).toEqual(["m.json"])

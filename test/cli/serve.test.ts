@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { makeApiKeys } from "../../src/access/index.ts"
 import { loadKeyStoreConfig } from "../../src/config/index.ts"
-import { writeManifest } from "../../src/devnet/index.ts"
+import { manifestVenue, stablePools, writeManifest } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { cliTestResources, waitFor } from "./processes.ts"
 
@@ -76,6 +76,16 @@ describe("bun run serve", () => {
       body: JSON.stringify({ tokenIn: tokens.USDC!.address, tokenOut: tokens.EURC!.address, amountIn: "1000000" }),
     })
     expect(quote.status).toBe(200)
+    // every venue of the manifest is served: DAI is only in the stable pools of xylonet
+    const dai = await fetch(`${baseUrl}/quote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key },
+      body: JSON.stringify({ tokenIn: tokens.USDC!.address, tokenOut: tokens.DAI!.address, amountIn: "1000000" }),
+    })
+    expect(dai.status).toBe(200)
+    const daiHops = ((await dai.json()) as { route: { hops: { dex: string; pool: string }[] }[] }).route.flatMap((split) => split.hops)
+    expect(daiHops.at(-1)).toMatchObject({ dex: "xylonet" })
+    expect(stablePools(devnet.manifest).map((p) => p.pool.toLowerCase())).toContain(daiHops.at(-1)!.pool.toLowerCase())
 
     // the admin listener, named in the start's log line, checks the market the programs follow
     const listening = stdout.map((l) => (l.startsWith("{") ? (JSON.parse(l) as { message: string }).message : "")).find((m) => m.startsWith("API listening on "))!
@@ -98,20 +108,23 @@ describe("bun run serve", () => {
     expect(lines).toEqual(["error: invalid configuration:", "EXECUTOR_ADDRESS: is not an address (all-lowercase or correctly checksummed): 0x12"])
   }, 30_000)
 
-  test("DEXES the service cannot serve yet are refused at start, naming each venue, with the API's bad settings", async () => {
+  test("DEXES the service cannot serve are refused at start, naming each venue, with the API's bad settings", async () => {
     const manifestPath = join(tempDir(), "manifest.json")
     writeManifest(manifestPath, devnet.manifest)
+    const v2Factory = manifestVenue(devnet.manifest, "uniswap-v2", "uniswap-v2").factory
     const dexes = [
-      { name: "uniswap-v2", kind: "uniswap-v2", factory: devnet.manifest.dexes["uniswap-v2"].factory },
-      { name: "arcade-v2", kind: "uniswap-v2", factory: devnet.manifest.dexes["uniswap-v2"].factory },
-      { name: "xylonet", kind: "curve-stableswap", pools: [devnet.manifest.executor] },
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: v2Factory },
+      // a second venue over the same factory
+      { name: "arcade-v2", kind: "uniswap-v2", factory: v2Factory },
+      // stable pools found through a factory only
+      { name: "xylonet", kind: "curve-stableswap", factory: devnet.manifest.executor },
     ]
     const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", DEXES: JSON.stringify(dexes), MAX_IN_FLIGHT: "0" }))
     expect(lines).toEqual([
       "error: invalid configuration:",
       'MAX_IN_FLIGHT: must be an integer from 1 to 1000000, got "0"',
-      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
+      `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${v2Factory.toLowerCase()} is venue uniswap-v2's too`,
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
     ])
   }, 30_000)
 

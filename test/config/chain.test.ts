@@ -3,7 +3,17 @@
 // manifest gives what the environment does not set, and a variable always wins.
 import { describe, expect, test } from "bun:test"
 import { Effect, Either } from "effect"
-import { AppConfig, ChainConfig, chainSettings, loadChainSettings, ServiceConfigLive, withManifest, type ManifestSource } from "../../src/config/index.ts"
+import {
+  AppConfig,
+  ChainConfig,
+  chainSettings,
+  loadChainSettings,
+  ServiceConfigLive,
+  withManifest,
+  type ChainSettings,
+  type ManifestSource,
+  type ServedVenue,
+} from "../../src/config/index.ts"
 
 const base = {
   RPC_URL: "http://127.0.0.1:8545",
@@ -72,13 +82,24 @@ const A = {
   eurc: "0x6666666666666666666666666666666666666666",
   feed: "0x7777777777777777777777777777777777777777",
   other: "0x8888888888888888888888888888888888888888",
+  // the scenario's own venues
+  arcade: "0x2020202020202020202020202020202020202020",
+  synthra: "0x3030303030303030303030303030303030303030",
+  synthraDeployer: "0x3131313131313131313131313131313131313131",
+  poolManager2: "0x4040404040404040404040404040404040404040",
+  stateView2: "0x5050505050505050505050505050505050505050",
+  stable1: "0x9191919191919191919191919191919191919191",
+  stable2: "0x9292929292929292929292929292929292929292",
 } as const
 
-/** A manifest as `bun run devnet` writes one (the fields the settings read). */
+/** A manifest as `bun run devnet` writes one (the fields the settings read): several venues of a kind, stable pools. */
 const manifest = (dexes: ManifestSource["dexes"] = {
-  "uniswap-v2": { factory: A.v2 },
-  "uniswap-v3": { factory: A.v3, quoter: A.other },
-  "uniswap-v4": { poolManager: A.poolManager, quoter: A.other, stateView: A.stateView },
+  "uniswap-v2": { kind: "uniswap-v2", factory: A.v2 },
+  "uniswap-v3": { kind: "uniswap-v3", factory: A.v3, quoter: A.other },
+  "uniswap-v4": { kind: "uniswap-v4", poolManager: A.poolManager, quoter: A.other, stateView: A.stateView },
+  "arcade-v2": { kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
+  "synthra-v3": { kind: "uniswap-v3", factory: A.synthra },
+  xylonet: { kind: "curve-stableswap", pools: [A.stable1, A.stable2] },
 }): ManifestSource => ({
   rpcUrl: "http://127.0.0.1:8545",
   executor: A.executor,
@@ -89,28 +110,44 @@ const manifest = (dexes: ManifestSource["dexes"] = {
   aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
 })
 
+/** The served venues of the default manifest, in its order. */
+const MANIFEST_VENUES: ServedVenue[] = [
+  { name: "uniswap-v2", kind: "uniswap-v2", factory: A.v2, feeBps: 30 },
+  { name: "uniswap-v3", kind: "uniswap-v3", factory: A.v3, deployer: A.v3 },
+  { name: "uniswap-v4", kind: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
+  { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
+  { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.synthra },
+  { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1, A.stable2] },
+]
+
 const refusal = (env: Record<string, string>, m?: ManifestSource) => {
   const result = chainSettings(env, m)
   if (Either.isRight(result)) throw new Error("accepted")
   return result.left.split("\n")
 }
 
+/** The served venue named `name`, or undefined. */
+const venue = (settings: ChainSettings, name: string) => settings.venues.find((v) => v.name === name)
+const byName = (venues: readonly ServedVenue[]) => [...venues].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+
 describe("the manifest as the fallback", () => {
-  test("gives what the environment does not set", () => {
+  test("gives what the environment does not set: every venue of the manifest, several of a kind and the stable pools", () => {
     expect(Either.getOrThrow(chainSettings({}, manifest()))).toEqual({
       rpcUrls: ["http://127.0.0.1:8545"],
       chainId: 5042,
       executor: A.executor,
       multicall3: "0xcA11bde05977b3631167028862bE2a173976CA11",
-      v2Factory: A.v2,
-      v3Factory: A.v3,
-      poolManager: A.poolManager,
-      stateView: A.stateView,
+      venues: MANIFEST_VENUES,
       // a feed whose symbol the manifest lists no token for has nothing to price
       priceFeeds: [{ token: A.eurc, feed: A.feed }],
       aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
       fromBlock: 0n,
     })
+  })
+
+  test("a manifest venue without kind takes its name's", () => {
+    const settings = Either.getOrThrow(chainSettings({}, manifest({ "uniswap-v2": { factory: A.v2 }, "uniswap-v4": { poolManager: A.poolManager, stateView: A.stateView } })))
+    expect(settings.venues).toEqual([MANIFEST_VENUES[0]!, MANIFEST_VENUES[2]!])
   })
 
   test("a variable always wins; a blank one counts as unset", () => {
@@ -131,7 +168,10 @@ describe("the manifest as the fallback", () => {
     expect(settings.rpcUrls).toEqual(["http://rpc-1.example", "http://rpc-2.example"])
     expect(settings.executor).toBe(A.other)
     expect(settings.multicall3).toBe("0xcA11bde05977b3631167028862bE2a173976CA11")
-    expect([settings.v2Factory, settings.v3Factory]).toEqual([A.v2, A.other])
+    // V3_FACTORY stands for the venue uniswap-v3 alone: synthra-v3 and the others stay as the manifest says
+    expect(byName(settings.venues)).toEqual(
+      byName(MANIFEST_VENUES.map((v) => (v.name === "uniswap-v3" ? { name: "uniswap-v3", kind: "uniswap-v3", factory: A.other, deployer: A.other } : v))),
+    )
     expect([settings.priceFeeds, settings.aggregators, settings.fromBlock]).toEqual([[], [], 1200n])
   })
 
@@ -141,56 +181,125 @@ describe("the manifest as the fallback", () => {
 
   test("through ConfigProvider.orElse, for any Config reading it", async () => {
     const settings = await Effect.runPromise(loadChainSettings(withManifest({ V2_FACTORY: A.other }, manifest())))
-    expect([settings.rpcUrls[0], settings.v2Factory]).toEqual(["http://127.0.0.1:8545", A.other])
+    expect([settings.rpcUrls[0], venue(settings, "uniswap-v2")]).toEqual(["http://127.0.0.1:8545", { name: "uniswap-v2", kind: "uniswap-v2", factory: A.other, feeBps: 30 }])
+    expect(venue(settings, "arcade-v2")).toEqual(MANIFEST_VENUES[3]!)
   })
 })
 
 describe("DEXES", () => {
   const venues = (dexes: unknown, extra: Record<string, string> = {}) => chainSettings({ ...base, DEXES: JSON.stringify(dexes), ...extra })
 
-  test("one venue of each Uniswap kind, named like its kind, maps onto the factories; kind defaults to the name", () => {
+  test("several venues of each kind are served, in order; kind defaults to the name; V2 fee 30 and V3 deployer = factory unless given", () => {
     const settings = Either.getOrThrow(venues([
-      { name: "uniswap-v2", kind: "uniswap-v2", factory: A.v2, feeBps: 30 },
+      { name: "uniswap-v2", factory: A.v2 },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
       { name: "uniswap-v3", factory: A.v3, quoter: A.other },
+      { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.synthraDeployer },
       { name: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
+      { name: "other-v4", kind: "uniswap-v4", poolManager: A.poolManager2, stateView: A.stateView2 },
+      { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1] },
+      { name: "curve", kind: "curve-stableswap", pools: [A.stable2], factory: A.other },
     ]))
-    expect([settings.v2Factory, settings.v3Factory, settings.poolManager, settings.stateView]).toEqual([A.v2, A.v3, A.poolManager, A.stateView])
+    expect(settings.venues).toEqual([
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: A.v2, feeBps: 30 },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
+      { name: "uniswap-v3", kind: "uniswap-v3", factory: A.v3, deployer: A.v3 },
+      { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.synthraDeployer },
+      { name: "uniswap-v4", kind: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
+      { name: "other-v4", kind: "uniswap-v4", poolManager: A.poolManager2, stateView: A.stateView2 },
+      { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1] },
+      { name: "curve", kind: "curve-stableswap", pools: [A.stable2] },
+    ])
   })
 
-  test("V2_FACTORY, V3_FACTORY, V4_POOL_MANAGER and V4_STATE_VIEW win over the venue they stand for", () => {
-    const settings = Either.getOrThrow(venues([{ name: "uniswap-v2", factory: A.v2 }], { V2_FACTORY: A.other, V3_FACTORY: A.v3 }))
-    expect([settings.v2Factory, settings.v3Factory, settings.poolManager]).toEqual([A.other, A.v3, undefined])
+  test("V2_FACTORY, V3_FACTORY, V4_POOL_MANAGER and V4_STATE_VIEW stand for uniswap-v2/-v3/-v4 and win over those venues only", () => {
+    const settings = Either.getOrThrow(venues(
+      [
+        { name: "uniswap-v2", factory: A.v2 },
+        { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade },
+        { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra },
+      ],
+      { V2_FACTORY: A.other, V3_FACTORY: A.v3, V4_POOL_MANAGER: A.poolManager2, V4_STATE_VIEW: A.stateView2 },
+    ))
+    expect(byName(settings.venues)).toEqual(byName([
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: A.other, feeBps: 30 },
+      { name: "uniswap-v3", kind: "uniswap-v3", factory: A.v3, deployer: A.v3 },
+      { name: "uniswap-v4", kind: "uniswap-v4", poolManager: A.poolManager2, stateView: A.stateView2 },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 30 },
+      { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.synthra },
+    ]))
+    // alone, without DEXES: exactly the venues they stand for
+    expect(Either.getOrThrow(chainSettings({ ...base, V2_FACTORY: A.v2, V3_FACTORY: A.v3 })).venues).toEqual([MANIFEST_VENUES[0]!, MANIFEST_VENUES[1]!])
+    expect(Either.getOrThrow(chainSettings({ ...base, V4_POOL_MANAGER: A.poolManager, V4_STATE_VIEW: A.stateView })).venues).toEqual([MANIFEST_VENUES[2]!])
+    expect(Either.getOrThrow(chainSettings(base)).venues).toEqual([])
   })
 
   test("set, it replaces the manifest's venues whole", () => {
     const settings = Either.getOrThrow(chainSettings({ DEXES: JSON.stringify([{ name: "uniswap-v3", factory: A.other }]) }, manifest()))
-    expect([settings.v2Factory, settings.v3Factory, settings.poolManager, settings.stateView]).toEqual([undefined, A.other, undefined, undefined])
-    expect(Either.getOrThrow(chainSettings({ DEXES: "[]" }, manifest())).v2Factory).toBeUndefined()
+    expect(settings.venues).toEqual([{ name: "uniswap-v3", kind: "uniswap-v3", factory: A.other, deployer: A.other }])
+    expect(Either.getOrThrow(chainSettings({ DEXES: "[]" }, manifest())).venues).toEqual([])
   })
 
-  test("what the service cannot serve yet is refused at start, naming the venue", () => {
-    const result = venues([
-      { name: "uniswap-v2", factory: A.v2 },
-      { name: "arcade-v2", kind: "uniswap-v2", factory: A.other },
-      { name: "xylonet", kind: "curve-stableswap", pools: [A.other] },
-    ])
-    expect(Either.isLeft(result) && result.left.split("\n")).toEqual([
-      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
-    ])
-    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2, feeBps: 25 }]) })).toEqual([
-      "DEXES: venue uniswap-v2 (uniswap-v2) cannot be served: the service prices uniswap-v2 pairs at 30 bps, not 25",
-    ])
+  test("a name used twice is refused", () => {
     expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v3", factory: A.v3 }, { name: "uniswap-v3", factory: A.other }]) })).toEqual([
       "DEXES: the name uniswap-v3 is used twice",
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "xylonet", kind: "curve-stableswap", pools: [A.stable1] }, { name: "xylonet", kind: "uniswap-v2", factory: A.v2 }]) })).toEqual([
+      "DEXES: the name xylonet is used twice",
+    ])
+  })
+
+  test("two venues sharing a contract are refused, naming both: a factory, a V3 pool deployer, a PoolManager, across kinds", () => {
+    const shared = (contract: string, owner: string, name: string, kind: string) =>
+      `DEXES: venue ${name} (${kind}) cannot be served: its contract ${contract} is venue ${owner}'s too`
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2 }, { name: "arcade-v2", kind: "uniswap-v2", factory: A.v2, feeBps: 25 }]) })).toEqual([
+      shared(A.v2, "uniswap-v2", "arcade-v2", "uniswap-v2"),
+    ])
+    // a V3 venue is known by the contract that deploys its pools
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v3", factory: A.v3 }, { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.v3 }]) })).toEqual([
+      shared(A.v3, "uniswap-v3", "synthra-v3", "uniswap-v3"),
+    ])
+    expect(Either.isRight(venues([{ name: "uniswap-v3", factory: A.v3, deployer: A.synthraDeployer }, { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.v3 }]))).toBe(true)
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView }, { name: "other-v4", kind: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView2 }]) })).toEqual([
+      shared(A.poolManager, "uniswap-v4", "other-v4", "uniswap-v4"),
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.other }, { name: "uniswap-v3", factory: A.other }]) })).toEqual([
+      shared(A.other, "uniswap-v2", "uniswap-v3", "uniswap-v3"),
+    ])
+  })
+
+  test("a curve-stableswap venue with a factory and no pools is refused, naming it; one with neither does not decode", () => {
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2 }, { name: "xylonet", kind: "curve-stableswap", factory: A.other }]) })).toEqual([
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "xylonet", kind: "curve-stableswap", pools: [], factory: A.other }]) })).toEqual([
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "xylonet", kind: "curve-stableswap", pools: [] }]) })).toEqual(["DEXES: venue xylonet: needs its pools or a factory"])
+  })
+
+  test("every problem is reported, one line each", () => {
+    expect(refusal({ ...base, DEXES: JSON.stringify([
+      { name: "uniswap-v2", factory: A.v2 },
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.v2 },
+      { name: "xylonet", kind: "curve-stableswap", factory: A.other },
+      { name: "uniswap-v2", kind: "uniswap-v2", factory: A.arcade },
+    ]) })).toEqual([
+      `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+      "DEXES: the name uniswap-v2 is used twice",
     ])
   })
 
   test("the manifest's dexes are read the same way", () => {
-    const lines = refusal({}, manifest({ "uniswap-v2": { factory: A.v2 }, "arcade-v2": { kind: "uniswap-v2", factory: A.other }, xylonet: { kind: "curve-stableswap", pools: [A.other] } }))
+    const lines = refusal({}, manifest({
+      "uniswap-v2": { factory: A.v2 },
+      "arcade-v2": { kind: "uniswap-v2", factory: A.v2 },
+      xylonet: { kind: "curve-stableswap", pools: [], factory: A.other },
+    }))
     expect(lines).toEqual([
-      "DEXES: venue arcade-v2 (uniswap-v2) cannot be served: the service reads one uniswap-v2 venue, named uniswap-v2",
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: the service does not read curve-stableswap venues",
+      `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
+      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
     ])
   })
 
@@ -203,6 +312,7 @@ describe("DEXES", () => {
       { name: "xylonet", kind: "curve-stableswap" },
       { factory: A.v2 },
       7,
+      { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 0 },
     ]) })).toEqual([
       "DEXES: venue uniswap-v2: factory is not an address (all-lowercase or correctly checksummed): 0x12",
       "DEXES: venue uniswap-v4: stateView is missing",
@@ -211,6 +321,7 @@ describe("DEXES", () => {
       "DEXES: venue xylonet: needs its pools or a factory",
       "DEXES: entry 5: name is missing",
       "DEXES: entry 6: must be an object",
+      "DEXES: venue arcade-v2: feeBps must be an integer from 1 to 9999",
     ])
     expect(refusal({ ...base, DEXES: "[{" })[0]).toStartWith('DEXES must be a JSON array of venues { "name", "kind", … } (')
     expect(refusal({ ...base, DEXES: '{"uniswap-v2":{}}' })).toEqual(['DEXES must be a JSON array of venues { "name", "kind", … } (not an array)'])
@@ -275,7 +386,7 @@ describe("as layers", () => {
   test("serve's settings, the API's and the chain's, are checked together: one message names them all", async () => {
     const both = Effect.all([AppConfig, ChainConfig])
     const [app, chain] = await Effect.runPromise(Effect.provide(both, ServiceConfigLive(withManifest({ PORT: "0" }, manifest()))))
-    expect([app.port, chain.v2Factory]).toEqual([0, A.v2])
+    expect([app.port, chain.venues]).toEqual([0, MANIFEST_VENUES])
     const error = await Effect.runPromise(Effect.flip(Effect.provide(both, ServiceConfigLive(withManifest({ PORT: "x", DEXES: "[1]" }, manifest())))))
     expect(error.message.split("\n")).toEqual([
       "invalid configuration:",

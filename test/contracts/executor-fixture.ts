@@ -1,5 +1,6 @@
 // Shared set-up for the route executor's devnet tests: the default scenario's devnet, the
-// tokens and pools of its manifest as route hops, the pools' own quoters, and helpers to send
+// tokens and pools of its manifest as route hops (each Uniswap venue under the id the
+// deployment registered it with on the executor), the pools' own quoters, and helpers to send
 // execute() or read the error it reverts with.
 import { expect } from "bun:test"
 import {
@@ -24,7 +25,7 @@ import {
 } from "../../src/chain/execute-call.ts"
 import type { Route, RouteHop } from "../../src/chain/route-encoding.ts"
 import { testAccounts } from "../../src/devnet/accounts.ts"
-import type { ManifestPool } from "../../src/devnet/manifest.ts"
+import { executorVenueIds, isStablePool, manifestVenue, poolKind, type ManifestPool } from "../../src/devnet/manifest.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 
 export const USDC: Address = "0x3600000000000000000000000000000000000000"
@@ -33,6 +34,11 @@ export const SCALE = 10n ** 12n
 export const erc20Abi: Abi = ownArtifact("TestToken").abi
 const v2FactoryAbi = parseAbi(["function getPair(address, address) view returns (address)"])
 const v2PairAbi = parseAbi(["function getReserves() view returns (uint112, uint112, uint32)", "function token0() view returns (address)"])
+export const stablePoolAbi = parseAbi([
+  "function coins(uint256) view returns (address)",
+  "function get_dy(int128, int128, uint256) view returns (uint256)",
+  "function exchange(int128, int128, uint256, uint256) returns (uint256)",
+])
 
 export type Client = TestDevnet["client"]
 
@@ -57,9 +63,16 @@ export interface Fixture {
   readonly owner: Address
   readonly feeCollector: Address
   readonly token: (symbol: string) => Address
-  readonly pool: (dex: ManifestPool["dex"], a: string, b: string, fee?: number) => ManifestPool
-  readonly hop: (dex: ManifestPool["dex"], tokenIn: string, tokenOut: string, fee?: number) => RouteHop
-  readonly hopOf: (pool: ManifestPool, tokenIn: string) => RouteHop
+  /** the executor's id of each Uniswap venue of the manifest, by name (uniswap-v2 = 1, uniswap-v3 = 2, uniswap-v4 = 3, …) */
+  readonly venueIds: ReadonlyMap<string, number>
+  readonly venueId: (name: string) => number
+  /** the default venues' contracts */
+  readonly dex: { readonly v2Factory: Address; readonly v3Factory: Address; readonly v3Quoter: Address; readonly poolManager: Address; readonly v4Quoter: Address }
+  /** a pool of venue `dex` holding tokens a and b (and of that fee) */
+  readonly pool: (dex: string, a: string, b: string, fee?: number) => ManifestPool
+  readonly hop: (dex: string, tokenIn: string, tokenOut: string, fee?: number) => RouteHop
+  /** a hop through `pool` from tokenIn to tokenOut (default: the pool's other token, for a pool of two) */
+  readonly hopOf: (pool: ManifestPool, tokenIn: string, tokenOut?: string) => RouteHop
   readonly balance: (token: Address, account: Address) => Promise<bigint>
   readonly native: (account: Address) => Promise<bigint>
   readonly allowance: (token: Address, owner: Address, spender: Address) => Promise<bigint>
@@ -75,7 +88,8 @@ export interface Fixture {
   readonly ownerWrite: (functionName: string, args: readonly unknown[]) => Promise<TransactionReceipt>
   readonly protocolFeeBps: () => Promise<number>
   readonly deadline: () => Promise<bigint>
-  /** what the pool's own quoting says one hop gives for `amount` */
+  /** what the pool's own quoting says one hop gives for `amount`: V2 reserves with the venue's fee,
+   * QuoterV2 / V4Quoter over the venue's factory / PoolManager (deployed on first use), get_dy */
   readonly quoteHop: (hop: RouteHop, amount: bigint) => Promise<bigint>
   /** a route's gross output by quoting each hop in turn (pools must not repeat across the route) */
   readonly quoteRoute: (route: Route, amountIn: bigint) => Promise<bigint>
@@ -94,22 +108,40 @@ export const setupFixture = async (): Promise<Fixture> => {
     if (!t) throw new Error(`no token ${symbol}`)
     return getAddress(t.address)
   }
-  const pool = (dex: ManifestPool["dex"], a: string, b: string, fee?: number): ManifestPool => {
+  const venueIds = executorVenueIds(m)
+  const venueId = (name: string): number => {
+    const id = venueIds.get(name)
+    if (id === undefined) throw new Error(`no executor venue ${name}`)
+    return id
+  }
+  const v3 = manifestVenue(m, "uniswap-v3", "uniswap-v3")
+  const v4 = manifestVenue(m, "uniswap-v4", "uniswap-v4")
+  const dex = {
+    v2Factory: getAddress(manifestVenue(m, "uniswap-v2", "uniswap-v2").factory),
+    v3Factory: getAddress(v3.factory),
+    v3Quoter: getAddress(v3.quoter!),
+    poolManager: getAddress(v4.poolManager),
+    v4Quoter: getAddress(v4.quoter!),
+  }
+  const pool = (name: string, a: string, b: string, fee?: number): ManifestPool => {
     const hit = m.pools.find(
-      (p) => p.dex === dex && p.tokens.includes(a) && p.tokens.includes(b) && (fee === undefined || p.fee === fee),
+      (p) => p.dex === name && p.tokens.includes(a) && p.tokens.includes(b) && (fee === undefined || p.fee === fee),
     )
-    if (!hit) throw new Error(`no ${dex} pool ${a}/${b}${fee !== undefined ? ` fee ${fee}` : ""}`)
+    if (!hit) throw new Error(`no ${name} pool ${a}/${b}${fee !== undefined ? ` fee ${fee}` : ""}`)
     return hit
   }
-  const hopOf = (p: ManifestPool, tokenIn: string): RouteHop => {
-    const tokenOut = p.tokens[0] === tokenIn ? p.tokens[1] : p.tokens[0]
-    const base = { tokenIn: token(tokenIn), tokenOut: token(tokenOut) }
-    if (p.dex === "uniswap-v2") return { kind: "v2", ...base }
-    if (p.dex === "uniswap-v3") return { kind: "v3", ...base, fee: p.fee! }
-    return { kind: "v4", ...base, fee: p.fee!, tickSpacing: p.tickSpacing!, hooks: getAddress(p.hooks ?? zeroAddress) }
+  const hopOf = (p: ManifestPool, tokenIn: string, tokenOut?: string): RouteHop => {
+    const out = tokenOut ?? (p.tokens.length === 2 ? (p.tokens[0] === tokenIn ? p.tokens[1]! : p.tokens[0]!) : undefined)
+    if (out === undefined) throw new Error(`a hop through ${p.dex}'s ${p.tokens.join("/")} needs its tokenOut`)
+    const base = { tokenIn: token(tokenIn), tokenOut: token(out) }
+    if (isStablePool(p)) return { kind: "stable", ...base, pool: getAddress(p.pool) }
+    const kind = poolKind(m, p)
+    if (kind === "uniswap-v2") return { kind: "v2", ...base, venue: venueId(p.dex) }
+    if (kind === "uniswap-v3") return { kind: "v3", ...base, venue: venueId(p.dex), fee: p.fee! }
+    return { kind: "v4", ...base, venue: venueId(p.dex), fee: p.fee!, tickSpacing: p.tickSpacing!, hooks: getAddress(p.hooks ?? zeroAddress) }
   }
-  const hop = (dex: ManifestPool["dex"], tokenIn: string, tokenOut: string, fee?: number) =>
-    hopOf(pool(dex, tokenIn, tokenOut, fee), tokenIn)
+  const hop = (name: string, tokenIn: string, tokenOut: string, fee?: number) =>
+    hopOf(pool(name, tokenIn, tokenOut, fee), tokenIn, tokenOut)
 
   const balance = async (t: Address, account: Address) =>
     (await client.readContract({ address: t, abi: erc20Abi, functionName: "balanceOf", args: [account] })) as bigint
@@ -161,24 +193,49 @@ export const setupFixture = async (): Promise<Fixture> => {
     Number(await client.readContract({ address: executor, abi: routeExecutorAbi, functionName: "protocolFeeBps" }))
   const deadline = async () => (await client.getBlock()).timestamp + 3600n
 
-  const quoterV2 = uniswapArtifact("QuoterV2").abi
-  const v4Quoter = uniswapArtifact("V4Quoter").abi
+  const quoterV2 = uniswapArtifact("QuoterV2")
+  const v4Quoter = uniswapArtifact("V4Quoter")
+  const readVenue = async (id: number) => {
+    const [kind, factory, , feeBps] = (await client.readContract({ address: executor, abi: routeExecutorAbi, functionName: "venue", args: [id] })) as readonly [number, Address, Hex, number]
+    return { kind, factory, feeBps }
+  }
+  // a quoter over each factory / PoolManager: the manifest's for the default venues, else deployed on first use
+  const quoters = new Map<Address, Promise<Address>>([
+    [dex.v3Factory, Promise.resolve(dex.v3Quoter)],
+    [dex.poolManager, Promise.resolve(dex.v4Quoter)],
+  ])
+  const quoterOf = (factory: Address, kind: "v3" | "v4"): Promise<Address> => {
+    const known = quoters.get(factory)
+    if (known) return known
+    const created = kind === "v3" ? deployArtifact(quoterV2, [factory, USDC]) : deployArtifact(v4Quoter, [factory])
+    quoters.set(factory, created)
+    return created
+  }
+  const deployArtifact = async (artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
+    const hash = await client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: owner, chain: client.chain })
+    const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    if (r.status !== "success" || !r.contractAddress) throw new Error("deploying a quoter failed")
+    return getAddress(r.contractAddress)
+  }
+  const stableIndex = async (p: Address, t: Address) =>
+    Number(await client.readContract({ address: executor, abi: routeExecutorAbi, functionName: "stableCoinIndex", args: [p, t] }))
   const quoteHop = async (h: RouteHop, amount: bigint): Promise<bigint> => {
     const tokenIn = poolToken(h.tokenIn)
     switch (h.kind) {
       case "v2": {
-        // UniswapV2Library.getAmountOut over the pair's reserves
-        const pair = (await client.readContract({ address: m.dexes["uniswap-v2"].factory as Address, abi: v2FactoryAbi, functionName: "getPair", args: [tokenIn, h.tokenOut] })) as Address
+        // UniswapV2Library.getAmountOut over the pair's reserves, with the venue's fee
+        const { factory, feeBps } = await readVenue(h.venue)
+        const pair = (await client.readContract({ address: factory, abi: v2FactoryAbi, functionName: "getPair", args: [tokenIn, h.tokenOut] })) as Address
         const [r0, r1] = (await client.readContract({ address: pair, abi: v2PairAbi, functionName: "getReserves" })) as readonly [bigint, bigint, number]
         const zeroForOne = tokenIn.toLowerCase() < h.tokenOut.toLowerCase()
         const [reserveIn, reserveOut] = zeroForOne ? [r0, r1] : [r1, r0]
-        const withFee = amount * 997n
-        return (withFee * reserveOut) / (reserveIn * 1000n + withFee)
+        const withFee = amount * (10_000n - BigInt(feeBps))
+        return (withFee * reserveOut) / (reserveIn * 10_000n + withFee)
       }
       case "v3": {
         const { result } = await client.simulateContract({
-          address: m.dexes["uniswap-v3"].quoter as Address,
-          abi: quoterV2,
+          address: await quoterOf((await readVenue(h.venue)).factory, "v3"),
+          abi: quoterV2.abi,
           functionName: "quoteExactInputSingle",
           args: [{ tokenIn, tokenOut: h.tokenOut, amountIn: amount, fee: h.fee, sqrtPriceLimitX96: 0n }],
         })
@@ -188,12 +245,18 @@ export const setupFixture = async (): Promise<Fixture> => {
         const zeroForOne = tokenIn.toLowerCase() < h.tokenOut.toLowerCase()
         const [currency0, currency1] = zeroForOne ? [tokenIn, h.tokenOut] : [h.tokenOut, tokenIn]
         const { result } = await client.simulateContract({
-          address: m.dexes["uniswap-v4"].quoter as Address,
-          abi: v4Quoter,
+          address: await quoterOf((await readVenue(h.venue)).factory, "v4"),
+          abi: v4Quoter.abi,
           functionName: "quoteExactInputSingle",
           args: [{ poolKey: { currency0, currency1, fee: h.fee, tickSpacing: h.tickSpacing, hooks: h.hooks }, zeroForOne, exactAmount: amount, hookData: "0x" }],
         })
         return (result as readonly bigint[])[0]!
+      }
+      case "stable": {
+        // the pool's own get_dy, with the coin indices the executor registered
+        const [i, j] = [await stableIndex(h.pool, tokenIn), await stableIndex(h.pool, h.tokenOut)]
+        if (i === 0 || j === 0) throw new Error(`the executor does not know ${h.pool} for these tokens`)
+        return (await client.readContract({ address: h.pool, abi: stablePoolAbi, functionName: "get_dy", args: [BigInt(i - 1), BigInt(j - 1), amount] })) as bigint
       }
       case "external":
         throw new Error("external hops have no pool quote")
@@ -218,6 +281,9 @@ export const setupFixture = async (): Promise<Fixture> => {
     owner,
     feeCollector: getAddress(m.feeCollector),
     token,
+    venueIds,
+    venueId,
+    dex,
     pool,
     hop,
     hopOf,

@@ -138,9 +138,10 @@ describe("InvalidRoute", () => {
   })
 
   test("UnknownPool: no V2 pair, no V3 pool at that fee, an uninitialized V4 pool", async () => {
-    expect((await error(await params({ tokenOut: f.token("WBTC"), route: one({ kind: "v2", tokenIn: f.token("EURC"), tokenOut: f.token("WBTC") }) }))).fault).toBe("UnknownPool")
-    expect((await error(await params({ route: one({ kind: "v3", tokenIn: f.token("EURC"), tokenOut: USDC, fee: 10_000 }) }))).fault).toBe("UnknownPool")
-    expect((await error(await params({ route: one({ kind: "v4", tokenIn: f.token("EURC"), tokenOut: USDC, fee: 3000, tickSpacing: 60, hooks: zeroAddress }) }))).fault).toBe("UnknownPool")
+    const [v2, v3, v4] = [f.venueId("uniswap-v2"), f.venueId("uniswap-v3"), f.venueId("uniswap-v4")]
+    expect((await error(await params({ tokenOut: f.token("WBTC"), route: one({ kind: "v2", venue: v2, tokenIn: f.token("EURC"), tokenOut: f.token("WBTC") }) }))).fault).toBe("UnknownPool")
+    expect((await error(await params({ route: one({ kind: "v3", venue: v3, tokenIn: f.token("EURC"), tokenOut: USDC, fee: 10_000 }) }))).fault).toBe("UnknownPool")
+    expect((await error(await params({ route: one({ kind: "v4", venue: v4, tokenIn: f.token("EURC"), tokenOut: USDC, fee: 3000, tickSpacing: 60, hooks: zeroAddress }) }))).fault).toBe("UnknownPool")
   })
 
   test("RouterNotAllowed: an external router off the allowlist, or a token as router", async () => {
@@ -201,24 +202,24 @@ describe("UnsupportedToken: input that arrives short", () => {
     const usdcAbi = ownArtifact("TestToken").abi
 
     const v3Factory = uniswapArtifact("UniswapV3Factory")
-    await f.send(f.owner, m.dexes["uniswap-v3"].factory as Address, encodeFunctionData({ abi: v3Factory.abi, functionName: "createPool", args: [TAX, USDC, 3000] }))
-    const pool = (await f.client.readContract({ address: m.dexes["uniswap-v3"].factory as Address, abi: v3Factory.abi, functionName: "getPool", args: [TAX, USDC, 3000] })) as Address
+    await f.send(f.owner, f.dex.v3Factory, encodeFunctionData({ abi: v3Factory.abi, functionName: "createPool", args: [TAX, USDC, 3000] }))
+    const pool = (await f.client.readContract({ address: f.dex.v3Factory, abi: v3Factory.abi, functionName: "getPool", args: [TAX, USDC, 3000] })) as Address
     await f.send(f.owner, pool, encodeFunctionData({ abi: uniswapArtifact("UniswapV3Pool").abi, functionName: "initialize", args: [Q96] }))
     const v3Provider = await f.deploy("V3LiquidityProvider")
     await f.send(f.owner, USDC, encodeFunctionData({ abi: usdcAbi, functionName: "transfer", args: [v3Provider, 10n ** 12n] }))
     const minted = await f.send(f.owner, v3Provider, encodeFunctionData({ abi: ownArtifact("V3LiquidityProvider").abi, functionName: "mint", args: [pool, lower, upper, 10n ** 12n] }))
     expect(minted.status).toBe("success")
-    const v3 = await params({ tokenIn: TAX, amountIn: 10n ** 9n, route: one({ kind: "v3", tokenIn: TAX, tokenOut: USDC, fee: 3000 }) })
+    const v3 = await params({ tokenIn: TAX, amountIn: 10n ** 9n, route: one({ kind: "v3", venue: f.venueId("uniswap-v3"), tokenIn: TAX, tokenOut: USDC, fee: 3000 }) })
     expect(await error(v3)).toEqual({ name: "UnsupportedToken", args: [TAX], reason: "UnsupportedToken" })
 
-    const poolManager = m.dexes["uniswap-v4"].poolManager as Address
+    const poolManager = f.dex.poolManager
     const key = { currency0: taxIsToken0 ? TAX : USDC, currency1: taxIsToken0 ? USDC : TAX, fee: 3000, tickSpacing: 60, hooks: zeroAddress }
     await f.send(f.owner, poolManager, encodeFunctionData({ abi: uniswapArtifact("PoolManager").abi, functionName: "initialize", args: [key, Q96] }))
     const v4Provider = await f.deploy("V4LiquidityProvider", [poolManager])
     await f.send(f.owner, USDC, encodeFunctionData({ abi: usdcAbi, functionName: "transfer", args: [v4Provider, 10n ** 12n] }))
     const added = await f.send(f.owner, v4Provider, encodeFunctionData({ abi: ownArtifact("V4LiquidityProvider").abi, functionName: "addLiquidity", args: [key, lower, upper, 10n ** 12n, `0x${"0".repeat(64)}`] }))
     expect(added.status).toBe("success")
-    const v4 = await params({ tokenIn: TAX, amountIn: 10n ** 9n, route: one({ kind: "v4", tokenIn: TAX, tokenOut: USDC, fee: 3000, tickSpacing: 60, hooks: zeroAddress }) })
+    const v4 = await params({ tokenIn: TAX, amountIn: 10n ** 9n, route: one({ kind: "v4", venue: f.venueId("uniswap-v4"), tokenIn: TAX, tokenOut: USDC, fee: 3000, tickSpacing: 60, hooks: zeroAddress }) })
     expect(await error(v4)).toEqual({ name: "UnsupportedToken", args: [TAX], reason: "UnsupportedToken" })
   })
 })
@@ -235,14 +236,7 @@ describe("owner", () => {
           data: encodeDeployData({
             abi: artifact.abi,
             bytecode: artifact.bytecode,
-            args: routeExecutorConstructorArgs({
-              owner,
-              feeCollector,
-              protocolFeeBps,
-              v2Factory: m.dexes["uniswap-v2"].factory as Address,
-              v3Factory: m.dexes["uniswap-v3"].factory as Address,
-              poolManager: m.dexes["uniswap-v4"].poolManager as Address,
-            }),
+            args: routeExecutorConstructorArgs({ owner, feeCollector, protocolFeeBps }),
           }),
         })
         .then(
@@ -262,6 +256,8 @@ describe("owner", () => {
       ["setProtocolFeeBps", [10]],
       ["setFeeCollector", [stranger]],
       ["setRouterAllowed", [stranger, true]],
+      ["setVenue", [9, 1, stranger, `0x${"11".repeat(32)}`, 30]],
+      ["setStablePool", [stranger, true]],
       ["transferOwnership", [stranger]],
     ] as const) {
       expect(await adminError(stranger, fn, args)).toEqual({ name: "Unauthorized", args: [stranger] })
@@ -331,6 +327,6 @@ describe("other token failures", () => {
 
   test("BalanceUnreadable: an output 'token' without code", async () => {
     const notAToken = freshAddress(77)
-    expect(await error(await params({ tokenOut: notAToken, route: one({ kind: "v2", tokenIn: f.token("EURC"), tokenOut: notAToken }) }))).toEqual({ name: "BalanceUnreadable", args: [notAToken] })
+    expect(await error(await params({ tokenOut: notAToken, route: one({ kind: "v2", venue: f.venueId("uniswap-v2"), tokenIn: f.token("EURC"), tokenOut: notAToken }) }))).toEqual({ name: "BalanceUnreadable", args: [notAToken] })
   })
 })

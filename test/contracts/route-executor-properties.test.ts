@@ -1,4 +1,4 @@
-// Properties of RouteExecutor over random routes and amounts on the devnet's pools: the
+// Properties of RouteExecutor over random routes and amounts on the devnet's pools (every venue's, stable pools too): the
 // recipient gets exactly what the pools' own quoting predicts minus the fees, the fee
 // recipient and the fee collector get exactly their parts, the sender pays exactly amountIn,
 // and the executor ends holding what it held before, with no allowance to anyone.
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test"
 import fc from "fast-check"
 import type { Address, TransactionReceipt } from "viem"
 import type { Route, RouteHop } from "../../src/chain/route-encoding.ts"
-import type { ManifestPool } from "../../src/devnet/manifest.ts"
+import { isStablePool, type ManifestPool } from "../../src/devnet/manifest.ts"
 import { decodeExecutorError } from "../../src/chain/execute-call.ts"
 import { freshAddress, NATIVE, revertData, SCALE, setupFixture, splitFees, users, type Fixture } from "./executor-fixture.ts"
 
@@ -33,11 +33,12 @@ interface Path {
 
 let paths: Map<string, Path[]>
 
-/** Every simple path of 1 to 3 pools between two of SYMBOLS. */
+/** Every simple path of 1 to 3 pools between two of SYMBOLS (a stable pool between any two of its coins among them). */
 const enumeratePaths = (pools: readonly ManifestPool[]): Map<string, Path[]> => {
+  const known = (t: string) => (SYMBOLS as readonly string[]).includes(t)
   const usable = pools
     .map((pool, index) => ({ pool, index }))
-    .filter(({ pool }) => pool.tokens.every((t) => (SYMBOLS as readonly string[]).includes(t)))
+    .filter(({ pool }) => (isStablePool(pool) ? pool.tokens.filter(known).length >= 2 : pool.tokens.every(known)))
   const out = new Map<string, Path[]>()
   const walk = (from: string, at: string, seen: string[], used: number[], hops: RouteHop[]) => {
     if (hops.length > 0) {
@@ -47,9 +48,10 @@ const enumeratePaths = (pools: readonly ManifestPool[]): Map<string, Path[]> => 
     if (hops.length === 3) return
     for (const { pool, index } of usable) {
       if (!pool.tokens.includes(at) || used.includes(index)) continue
-      const next = pool.tokens[0] === at ? pool.tokens[1] : pool.tokens[0]
-      if (seen.includes(next)) continue
-      walk(from, next, [...seen, next], [...used, index], [...hops, f.hopOf(pool, at)])
+      for (const next of pool.tokens) {
+        if (next === at || !known(next) || seen.includes(next)) continue
+        walk(from, next, [...seen, next], [...used, index], [...hops, f.hopOf(pool, at, next)])
+      }
     }
   }
   for (const s of SYMBOLS) walk(s, s, [s], [], [])
@@ -69,8 +71,13 @@ afterAll(async () => {
 
 const executorState = async (route: Route) => {
   const tokens = SYMBOLS.map((s) => f.token(s))
-  const spenders = new Set<Address>([f.devnet.manifest.dexes["uniswap-v4"].poolManager as Address])
-  for (const split of route) for (const hop of split.hops) if (hop.kind === "external") spenders.add(hop.router)
+  const spenders = new Set<Address>([f.dex.poolManager])
+  for (const split of route) {
+    for (const hop of split.hops) {
+      if (hop.kind === "external") spenders.add(hop.router)
+      if (hop.kind === "stable") spenders.add(hop.pool)
+    }
+  }
   const balances = await Promise.all(tokens.map((t) => f.balance(t, f.executor)))
   const allowances = await Promise.all(tokens.flatMap((t) => [...spenders].map((s) => f.allowance(t, f.executor, s))))
   return { native: await f.native(f.executor), balances, allowances }

@@ -36,7 +36,7 @@ beforeAll(async () => {
 
   // a V2 pair EVIL/USDC
   const v2Factory = uniswapArtifact("UniswapV2Factory")
-  const factory = m.dexes["uniswap-v2"].factory as Address
+  const factory = f.dex.v2Factory
   await f.send(f.owner, factory, encodeFunctionData({ abi: v2Factory.abi, functionName: "createPair", args: [evil, USDC] }))
   const pair = (await f.client.readContract({ address: factory, abi: v2Factory.abi, functionName: "getPair", args: [evil, USDC] })) as Address
   await mintEvil(pair, 10n ** 24n)
@@ -45,7 +45,7 @@ beforeAll(async () => {
 
   // a V3 pool EVIL/USDC at raw price 1 with liquidity on both sides
   const v3Factory = uniswapArtifact("UniswapV3Factory")
-  const v3 = m.dexes["uniswap-v3"].factory as Address
+  const v3 = f.dex.v3Factory
   await f.send(f.owner, v3, encodeFunctionData({ abi: v3Factory.abi, functionName: "createPool", args: [evil, USDC, 3000] }))
   const pool = (await f.client.readContract({ address: v3, abi: v3Factory.abi, functionName: "getPool", args: [evil, USDC, 3000] })) as Address
   await f.send(f.owner, pool, encodeFunctionData({ abi: uniswapArtifact("UniswapV3Pool").abi, functionName: "initialize", args: [1n << 96n] }))
@@ -73,8 +73,8 @@ const params = async (p: Pick<ExecuteParams, "tokenIn" | "tokenOut" | "amountIn"
   protocolFeeBps: bps,
   ...p,
 })
-const evilToUsdc = (): Route => [{ shareBps: 10_000, hops: [{ kind: "v2", tokenIn: evil, tokenOut: USDC }] }]
-const usdcToEvil = (): Route => [{ shareBps: 10_000, hops: [{ kind: "v3", tokenIn: USDC, tokenOut: evil, fee: 3000 }] }]
+const evilToUsdc = (): Route => [{ shareBps: 10_000, hops: [{ kind: "v2", venue: f.venueId("uniswap-v2"), tokenIn: evil, tokenOut: USDC }] }]
+const usdcToEvil = (): Route => [{ shareBps: 10_000, hops: [{ kind: "v3", venue: f.venueId("uniswap-v3"), tokenIn: USDC, tokenOut: evil, fee: 3000 }] }]
 
 describe("a token that re-enters", () => {
   test("execute from inside a transfer fails with Reentrancy; the outer swap completes exactly", async () => {
@@ -152,7 +152,7 @@ describe("callbacks from outside a swap", () => {
   test("unlockCallback from an account, and from the PoolManager's address outside a swap", async () => {
     const data = encodeFunctionData({ abi: routeExecutorAbi, functionName: "unlockCallback", args: ["0x"] })
     expect(await directError(data)).toEqual({ name: "UnexpectedCallback", args: [user] })
-    const poolManager = getAddress(f.devnet.manifest.dexes["uniswap-v4"].poolManager)
+    const poolManager = f.dex.poolManager
     const fromManager = await f.client.call({ account: poolManager, to: f.executor, data }).then(
       () => undefined,
       (e) => decodeExecutorError(revertData(e)!),
@@ -161,7 +161,7 @@ describe("callbacks from outside a swap", () => {
   })
 
   test("the executor holds no allowance and no balance after all of it", async () => {
-    const poolManager = getAddress(f.devnet.manifest.dexes["uniswap-v4"].poolManager)
+    const poolManager = f.dex.poolManager
     for (const t of [USDC, evil, f.token("EURC")]) {
       expect(await f.balance(t, f.executor)).toBe(0n)
       expect(await f.allowance(t, f.executor, poolManager)).toBe(0n)

@@ -1,11 +1,12 @@
 // RouteExecutor on the devnet: exact amounts for every party, native USDC in and out,
 // multi-split multi-hop routes over V2, V3 and V4, and the executor left holding nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { decodeErrorResult, decodeEventLog, encodeFunctionData, getAddress, type TransactionReceipt } from "viem"
+import { decodeErrorResult, decodeEventLog, encodeFunctionData, zeroAddress, zeroHash, type TransactionReceipt } from "viem"
 import { decodeExecutorError, encodeExecute, routeExecutorAbi, type ExecuteParams } from "../../src/chain/execute-call.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { v2InitCodeHash, v3InitCodeHash } from "../../src/devnet/executor.ts"
 import type { Route, RouteHop } from "../../src/chain/route-encoding.ts"
+import { isStablePool } from "../../src/devnet/manifest.ts"
 import { erc20Abi, freshAddress, NATIVE, revertData, SCALE, setupFixture, splitFees, USDC, users, type Fixture } from "./executor-fixture.ts"
 
 let f: Fixture
@@ -40,21 +41,29 @@ const base = async (p: Pick<ExecuteParams, "tokenIn" | "tokenOut" | "amountIn" |
 const one = (...hops: RouteHop[]): Route => [{ shareBps: 10_000, hops }]
 
 describe("deployment", () => {
-  test("constructor arguments: owner, fee collector, 25 bps, the devnet's DEXes and Uniswap's init code hashes", async () => {
-    const read = (functionName: string) => f.client.readContract({ address: f.executor, abi: routeExecutorAbi, functionName })
-    const m = f.devnet.manifest
+  test("constructor arguments: owner, fee collector, 25 bps; the devnet's venues registered with Uniswap's init code hashes", async () => {
+    const read = (functionName: string, args: readonly unknown[] = []) => f.client.readContract({ address: f.executor, abi: routeExecutorAbi, functionName, args })
     expect(await read("owner")).toBe(f.owner)
     expect(await read("feeCollector")).toBe(f.feeCollector)
     expect(await read("protocolFeeBps")).toBe(25)
     expect(await read("paused")).toBe(false)
-    expect(await read("v2Factory")).toBe(getAddress(m.dexes["uniswap-v2"].factory))
-    expect(await read("v3Factory")).toBe(getAddress(m.dexes["uniswap-v3"].factory))
-    expect(await read("poolManager")).toBe(getAddress(m.dexes["uniswap-v4"].poolManager))
     // the public constants of Uniswap's SDKs (INIT_CODE_HASH, POOL_INIT_CODE_HASH)
-    expect(await read("v2InitCodeHash")).toBe("0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f")
-    expect(await read("v3InitCodeHash")).toBe("0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54")
-    expect(v2InitCodeHash()).toBe("0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f")
-    expect(v3InitCodeHash()).toBe("0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54")
+    const V2_HASH = "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f"
+    const V3_HASH = "0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54"
+    expect(v2InitCodeHash()).toBe(V2_HASH)
+    expect(v3InitCodeHash()).toBe(V3_HASH)
+    // venue(id) = (kind, factory, initCodeHash, feeBps)
+    expect([f.venueId("uniswap-v2"), f.venueId("uniswap-v3"), f.venueId("uniswap-v4")]).toEqual([1, 2, 3])
+    expect(await read("venue", [1])).toEqual([1, f.dex.v2Factory, V2_HASH, 30])
+    expect(await read("venue", [2])).toEqual([2, f.dex.v3Factory, V3_HASH, 0])
+    expect(await read("venue", [3])).toEqual([3, f.dex.poolManager, zeroHash, 0])
+    // no other id than the manifest's Uniswap venues
+    expect(await read("venue", [0])).toEqual([0, zeroAddress, zeroHash, 0])
+    expect(await read("venue", [f.venueIds.size + 1])).toEqual([0, zeroAddress, zeroHash, 0])
+    // every stable pool of the manifest, with its coins in pool order
+    for (const p of f.devnet.manifest.pools.filter(isStablePool)) {
+      for (const [k, symbol] of p.tokens.entries()) expect(await read("stableCoinIndex", [p.pool, f.token(symbol)])).toBe(BigInt(k + 1))
+    }
   })
 })
 
@@ -160,7 +169,7 @@ describe("ERC-20 in, ERC-20 out", () => {
     expect(receipt.status).toBe("success")
     expect(await f.balance(USDC, recipient)).toBe(amountOut)
     // one unlock: the PoolManager settled WETH once and paid USDC once, nothing in cirBTC
-    const poolManager = getAddress(f.devnet.manifest.dexes["uniswap-v4"].poolManager)
+    const poolManager = f.dex.poolManager
     const cirBTC = f.token("cirBTC")
     const cirTransfers = receipt.logs.filter((l) => l.address.toLowerCase() === cirBTC.toLowerCase())
     expect(cirTransfers).toHaveLength(0)

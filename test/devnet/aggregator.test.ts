@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { decodeFunctionData, erc20Abi, getAddress, parseAbi, zeroAddress, type Address, type Hex } from "viem"
 import { uniswapArtifact } from "../../src/contracts/artifacts.ts"
-import { DEVNET_AGGREGATOR_API_KEY, parseScenario, planScenario, ScenarioError, testAccounts } from "../../src/devnet/index.ts"
+import { DEVNET_AGGREGATOR_API_KEY, manifestVenue, parseScenario, planScenario, ScenarioError, testAccounts } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 
 let devnet: TestDevnet
@@ -38,12 +38,13 @@ describe("the deployment", () => {
     expect(m.aggregators).toEqual([{ name: "devnet-0x", kind: "0x-v2", url: devnet.aggregator.url, apiKey: DEVNET_AGGREGATOR_API_KEY }])
     expect(devnet.aggregator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
     const dex = m.aggregatorDex!
+    const v3Factory = manifestVenue(m, "uniswap-v3", "uniswap-v3").factory
     expect(dex.pools.map((p) => `${p.tokens.join("/")}:${p.fee}`)).toEqual(["WETH/USDT:500"])
-    expect(dex.factory).not.toBe(m.dexes["uniswap-v3"].factory)
+    expect(dex.factory).not.toBe(v3Factory)
     const factoryAbi = uniswapArtifact("UniswapV3Factory").abi
     // the pool exists on the aggregator's factory and not on the one the service's market reads
     expect(await devnet.client.readContract({ address: dex.factory as Address, abi: factoryAbi, functionName: "getPool", args: [token("WETH"), token("USDT"), 500] })).toBe(dex.pools[0]!.pool)
-    expect(await devnet.client.readContract({ address: m.dexes["uniswap-v3"].factory as Address, abi: factoryAbi, functionName: "getPool", args: [token("WETH"), token("USDT"), 500] })).toBe(zeroAddress)
+    expect(await devnet.client.readContract({ address: v3Factory as Address, abi: factoryAbi, functionName: "getPool", args: [token("WETH"), token("USDT"), 500] })).toBe(zeroAddress)
     // the router is Uniswap's SwapRouter from its npm artifact, over the aggregator's factory, allowlisted on the executor
     const router = dex.router as Address
     expect(await devnet.client.readContract({ address: router, abi: uniswapArtifact("SwapRouter").abi, functionName: "factory" })).toBe(getAddress(dex.factory))

@@ -5,9 +5,20 @@ import { readFileSync } from "node:fs"
 import { getAddress, hexToBytes, pad, type Address, type Hex } from "viem"
 import { uniswapArtifact, ownArtifact, type UniswapContract } from "../../src/contracts/artifacts.ts"
 import { getSqrtRatioAtTick, getTickAtSqrtRatio } from "../../src/amm/index.ts"
-import { DEFAULT_SCENARIO_PATH, parseScenario, planScenario, testAccounts, USDC_ADDRESS, USDC_SCALE } from "../../src/devnet/index.ts"
+import {
+  DEFAULT_SCENARIO_PATH,
+  manifestVenue,
+  parseScenario,
+  planScenario,
+  testAccounts,
+  USDC_ADDRESS,
+  USDC_SCALE,
+  venuesOfKind,
+  type Manifest,
+} from "../../src/devnet/index.ts"
 import { parseRational, parseUnitsExact } from "../../src/devnet/decimal.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStablePools, checkVenueList, stableAbi } from "./venue-checks.ts"
 
 let devnet: TestDevnet
 const scenario = parseScenario(readFileSync(DEFAULT_SCENARIO_PATH, "utf8"))
@@ -52,6 +63,9 @@ const immutableValues = (deployed: Hex, artifact: Hex): Set<string> => {
 
 const word = (address: string) => pad(address.toLowerCase() as Hex, { size: 32 }).slice(2)
 
+/** The StateView of a uniswap-v4 venue. */
+const stateViewOf = (m: Manifest, venue: string) => manifestVenue(m, venue, "uniswap-v4").stateView as Address
+
 describe("the chain", () => {
   test("is Arc's chain id", async () => {
     expect(await devnet.client.getChainId()).toBe(5042)
@@ -60,16 +74,21 @@ describe("the chain", () => {
 
   test("every Uniswap contract runs its npm artifact's code", async () => {
     const m = devnet.manifest
+    const v3 = manifestVenue(m, "uniswap-v3", "uniswap-v3")
+    const v4 = manifestVenue(m, "uniswap-v4", "uniswap-v4")
     const checks: Array<[UniswapContract, string, string[]]> = [
-      ["UniswapV2Factory", m.dexes["uniswap-v2"].factory, []],
-      ["UniswapV3Factory", m.dexes["uniswap-v3"].factory, [m.dexes["uniswap-v3"].factory]],
-      ["QuoterV2", m.dexes["uniswap-v3"].quoter, [m.dexes["uniswap-v3"].factory, USDC_ADDRESS]],
-      ["PoolManager", m.dexes["uniswap-v4"].poolManager, [m.dexes["uniswap-v4"].poolManager]],
-      ["V4Quoter", m.dexes["uniswap-v4"].quoter, [m.dexes["uniswap-v4"].poolManager]],
-      ["StateView", m.dexes["uniswap-v4"].stateView, [m.dexes["uniswap-v4"].poolManager]],
+      ["QuoterV2", v3.quoter!, [v3.factory, USDC_ADDRESS]],
+      ["V4Quoter", v4.quoter!, [v4.poolManager]],
     ]
+    // every venue's own contracts, the default ones and the scenario's
+    for (const venue of venuesOfKind(m, "uniswap-v2")) checks.push(["UniswapV2Factory", venue.factory, []])
+    for (const venue of venuesOfKind(m, "uniswap-v3")) checks.push(["UniswapV3Factory", venue.factory, [venue.factory]])
+    for (const venue of venuesOfKind(m, "uniswap-v4")) {
+      checks.push(["PoolManager", venue.poolManager, [venue.poolManager]], ["StateView", venue.stateView, [venue.poolManager]])
+    }
+    expect(checks.length).toBe(2 + 2 + 2 + 2)
     for (const pool of m.pools) {
-      if (pool.dex === "uniswap-v2") checks.push(["UniswapV2Pair", pool.pool, []])
+      if (m.dexes[pool.dex]!.kind === "uniswap-v2") checks.push(["UniswapV2Pair", pool.pool, []])
     }
     for (const [name, address, allowed] of checks) {
       const code = await devnet.client.getCode({ address: address as Address })
@@ -78,16 +97,17 @@ describe("the chain", () => {
     }
   })
 
-  test("V3 pools run the pool artifact's code with their own tokens, fee and factory", async () => {
+  test("V3 pools run the pool artifact's code with their own tokens, fee and their venue's factory", async () => {
     const m = devnet.manifest
-    const v3 = m.pools.filter((p) => p.dex === "uniswap-v3")
-    expect(v3.length).toBeGreaterThanOrEqual(4)
+    const v3 = m.pools.filter((p) => m.dexes[p.dex]!.kind === "uniswap-v3")
+    expect(v3.length).toBeGreaterThanOrEqual(6)
     for (const pool of v3) {
       const code = await devnet.client.getCode({ address: pool.pool as Address })
       const values = immutableValues(code!, uniswapArtifact("UniswapV3Pool").deployedBytecode)
       const [a, b] = pool.tokens.map((s) => m.tokens[s]!.address)
       // factory, both tokens, the pool's own address (no-delegatecall guard); fee, spacing and max liquidity per tick are numbers
-      for (const expected of [m.dexes["uniswap-v3"].factory, a!, b!, pool.pool]) expect(values).toContain(word(expected))
+      const factory = manifestVenue(m, pool.dex, "uniswap-v3").factory
+      for (const expected of [factory, a!, b!, pool.pool]) expect(values).toContain(word(expected))
     }
   })
 
@@ -110,7 +130,7 @@ describe("pools hold what the scenario asked", () => {
   test("V2 reserves are exact", async () => {
     const pair = uniswapArtifact("UniswapV2Pair").abi
     for (const [i, entry] of scenario.pools.entries()) {
-      if (entry.dex !== "uniswap-v2") continue
+      if (entry.kind !== "uniswap-v2") continue
       const address = devnet.manifest.pools[i]!.pool as Address
       const [r0, r1] = (await devnet.client.readContract({ address, abi: pair, functionName: "getReserves" })) as [bigint, bigint, number]
       const token0 = (await devnet.client.readContract({ address, abi: pair, functionName: "token0" })) as Address
@@ -130,12 +150,12 @@ describe("pools hold what the scenario asked", () => {
     const v3Pool = uniswapArtifact("UniswapV3Pool").abi
     const stateView = uniswapArtifact("StateView").abi
     for (const [i, entry] of scenario.pools.entries()) {
-      if (entry.dex === "uniswap-v2") continue
+      if (entry.kind !== "uniswap-v3" && entry.kind !== "uniswap-v4") continue
       const pool = devnet.manifest.pools[i]!
       const [a, b] = entry.tokens
-      const slot0 = entry.dex === "uniswap-v3"
+      const slot0 = entry.kind === "uniswap-v3"
         ? ((await devnet.client.readContract({ address: pool.pool as Address, abi: v3Pool, functionName: "slot0" })) as readonly [bigint, number])
-        : ((await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getSlot0", args: [pool.pool] })) as readonly [bigint, number])
+        : ((await devnet.client.readContract({ address: stateViewOf(devnet.manifest, pool.dex), abi: stateView, functionName: "getSlot0", args: [pool.pool] })) as readonly [bigint, number])
       const [sqrtPriceX96, tick] = slot0
       expect(getTickAtSqrtRatio(sqrtPriceX96)).toBe(tick)
       // the scenario's price as a tick, computed independently with floating point logs
@@ -157,23 +177,23 @@ describe("pools hold what the scenario asked", () => {
     const addresses = new Map(Object.entries(devnet.manifest.tokens).map(([s, t]) => [s, t.address as Address]))
     const plan = planScenario(scenario, (s) => addresses.get(s)!)
     for (const pool of plan.pools) {
-      if (pool.dex === "uniswap-v2") continue
+      if (pool.kind !== "uniswap-v3" && pool.kind !== "uniswap-v4") continue
       const entry = devnet.manifest.pools[pool.index]!
-      const [liquidity, tick] = pool.dex === "uniswap-v3"
+      const [liquidity, tick] = pool.kind === "uniswap-v3"
         ? [
             (await devnet.client.readContract({ address: entry.pool as Address, abi: v3Pool, functionName: "liquidity" })) as bigint,
             ((await devnet.client.readContract({ address: entry.pool as Address, abi: v3Pool, functionName: "slot0" })) as readonly [bigint, number])[1],
           ]
         : [
-            (await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getLiquidity", args: [entry.pool] })) as bigint,
-            ((await devnet.client.readContract({ address: devnet.manifest.dexes["uniswap-v4"].stateView as Address, abi: stateView, functionName: "getSlot0", args: [entry.pool] })) as readonly [bigint, number])[1],
+            (await devnet.client.readContract({ address: stateViewOf(devnet.manifest, entry.dex), abi: stateView, functionName: "getLiquidity", args: [entry.pool] })) as bigint,
+            ((await devnet.client.readContract({ address: stateViewOf(devnet.manifest, entry.dex), abi: stateView, functionName: "getSlot0", args: [entry.pool] })) as readonly [bigint, number])[1],
           ]
       const inRange = pool.positions.filter((p) => p.tickLower <= tick && tick < p.tickUpper).reduce((sum, p) => sum + p.liquidity, 0n)
       expect(inRange).toBeGreaterThan(0n)
       expect(liquidity).toBe(inRange)
     }
     // a position given as raw L is deployed with exactly that L
-    const raw = plan.pools.flatMap((p) => (p.dex === "uniswap-v2" ? [] : p.positions)).map((p) => p.liquidity)
+    const raw = plan.pools.flatMap((p) => (p.kind === "uniswap-v3" || p.kind === "uniswap-v4" ? p.positions : [])).map((p) => p.liquidity)
     expect(raw).toContain(123456789012n)
   })
 })
@@ -212,5 +232,51 @@ describe("accounts and feeds", () => {
     expect(devnet.manifest.tokens.REB!.behavior).toBe("rebasing")
     expect(devnet.manifest.tokens.EURC!.behavior).toBeUndefined()
     expect(devnet.manifest.tokens.USDC).toEqual({ address: USDC_ADDRESS, decimals: 6, native: "0x0000000000000000000000000000000000000000" })
+  })
+})
+
+describe("venues", () => {
+  test("every venue is listed in order with its kind, each a deployment of its own", () => {
+    expect(Object.keys(devnet.manifest.dexes)).toEqual(["uniswap-v2", "uniswap-v3", "uniswap-v4", "arcade-v2", "synthra-v3", "xylonet"])
+    checkVenueList(scenario, devnet.manifest)
+  })
+
+  test("every pool is where the manifest says, on the venue it names and no other", async () => {
+    await checkPoolsOnTheirVenue(devnet.client, scenario, devnet.manifest)
+  })
+
+  test("stable pools hold exactly the scenario's balances, with their coins in order, A and fee", async () => {
+    expect(await checkStablePools(devnet.client, scenario, devnet.manifest)).toBe(2)
+  })
+
+  test("the executor knows every Uniswap venue by its id and every stable pool", async () => {
+    expect(await checkExecutorRegistration(devnet.client, devnet.manifest)).toEqual({ venues: 5, stablePools: 2 })
+  })
+
+  test("USDC -> USDT of 50,000 to 500,000 is better split between the stable pool and Uniswap V3 than in either alone", async () => {
+    const m = devnet.manifest
+    const stable = m.pools.find((p) => p.dex === "xylonet" && p.tokens.length === 2 && p.tokens.includes("USDT"))!
+    const v3 = m.pools.find((p) => p.dex === "uniswap-v3" && p.tokens.includes("USDC") && p.tokens.includes("USDT"))!
+    const quoter = manifestVenue(m, "uniswap-v3", "uniswap-v3").quoter as Address
+    const [usdc, usdt] = [m.tokens.USDC!.address as Address, m.tokens.USDT!.address as Address]
+    const viaStable = (amount: bigint) =>
+      devnet.client.readContract({
+        address: stable.pool as Address, abi: stableAbi, functionName: "get_dy",
+        args: [BigInt(stable.tokens.indexOf("USDC")), BigInt(stable.tokens.indexOf("USDT")), amount],
+      })
+    const viaV3 = async (amount: bigint) => {
+      const { result } = await devnet.client.simulateContract({
+        address: quoter, abi: uniswapArtifact("QuoterV2").abi, functionName: "quoteExactInputSingle",
+        args: [{ tokenIn: usdc, tokenOut: usdt, amountIn: amount, fee: v3.fee!, sqrtPriceLimitX96: 0n }],
+      })
+      return (result as readonly bigint[])[0]!
+    }
+    for (const whole of [50_000n, 500_000n]) {
+      const amount = whole * 10n ** 6n
+      const alone = [await viaStable(amount), await viaV3(amount)]
+      const third = amount / 3n
+      const split = (await viaStable(third)) + (await viaV3(amount - third))
+      for (const single of alone) expect(split).toBeGreaterThan(single)
+    }
   })
 })

@@ -35,7 +35,7 @@ describe("scenario refusals", () => {
     const plan = planScenario(parseScenario(JSON.stringify(base)), addressOf)
     expect(plan.pools).toHaveLength(2)
     const v2 = plan.pools[0]!
-    if (v2.dex !== "uniswap-v2") throw new Error("expected v2")
+    if (v2.kind !== "uniswap-v2") throw new Error("expected v2")
     // USDC has 6 decimals, EURC 6: reserves exactly as written, in pool order
     const usdcFirst = USDC.toLowerCase() < addressOf("EURC").toLowerCase()
     expect(usdcFirst ? [v2.reserve0, v2.reserve1] : [v2.reserve1, v2.reserve0]).toEqual([1_000_000_000n, 900_000_000n])
@@ -128,6 +128,129 @@ describe("scenario refusals", () => {
   test("a price feed for an unknown token, or a zero price", () => {
     expect(refusal({ ...base, priceFeeds: { FOO: "1" } })).toBe("priceFeeds.FOO: unknown token FOO")
     expect(refusal({ ...base, priceFeeds: { EURC: "0" } })).toBe("priceFeeds.EURC: a price must be above zero")
+  })
+})
+
+describe("venues", () => {
+  const stable = { dex: "xylonet", tokens: ["USDC", "EURC"], A: 400, fee: "0.0004", balances: ["1000", "1000"] }
+  const withVenues = (pools: unknown[], dexes: unknown = [{ name: "arcade-v2", kind: "uniswap-v2" }, { name: "xylonet", kind: "curve-stableswap" }]) =>
+    ({ ...base, dexes, pools: [...base.pools, ...pools] })
+  const plan = (scenario: unknown) => planScenario(parseScenario(JSON.stringify(scenario)), addressOf)
+
+  test("the default venues always exist and come first; the scenario's follow in order", () => {
+    expect(plan(base).venues).toEqual([
+      { name: "uniswap-v2", kind: "uniswap-v2" },
+      { name: "uniswap-v3", kind: "uniswap-v3" },
+      { name: "uniswap-v4", kind: "uniswap-v4" },
+    ])
+    expect(plan(withVenues([stable])).venues.slice(3)).toEqual([{ name: "arcade-v2", kind: "uniswap-v2" }, { name: "xylonet", kind: "curve-stableswap" }])
+  })
+
+  test("the same pair on two venues of one kind is two pools; twice on one venue is refused", () => {
+    const pair = { dex: "arcade-v2", tokens: ["USDC", "EURC"], reserves: ["500", "450"] }
+    const planned = plan(withVenues([pair, stable]))
+    expect(planned.pools.map((p) => `${p.dex}:${p.kind}`)).toEqual(["uniswap-v2:uniswap-v2", "uniswap-v3:uniswap-v3", "arcade-v2:uniswap-v2", "xylonet:curve-stableswap"])
+    expect(refusal(withVenues([pair, { ...pair, tokens: ["EURC", "USDC"] }, stable]))).toBe("pools[3] (arcade-v2 EURC/USDC): the same pool is listed twice")
+  })
+
+  test("a stable pool plans with its coins in the order given, A, the fee in 1e-10 units and exact balances", () => {
+    const planned = plan(withVenues([{ ...stable, tokens: ["EURC", "USDC", "cirBTC"], fee: "0.0004", balances: ["1000.5", "2000", "0.00000001"] }]))
+    expect(planned.pools[2]).toEqual({
+      index: 2, dex: "xylonet", kind: "curve-stableswap", tokens: ["EURC", "USDC", "cirBTC"], A: 400, fee: 4_000_000,
+      balances: [1_000_500_000n, 2_000_000_000n, 1n],
+    })
+    // the fee converts exactly, down to Curve's unit
+    const fee = (text: string) => (plan(withVenues([{ ...stable, fee: text }])).pools[2] as { fee: number }).fee
+    expect([fee("0"), fee("0.0001"), fee("0.0000000001"), fee("0.4999999999"), fee("0.04")]).toEqual([0, 1_000_000, 1, 4_999_999_999, 400_000_000])
+  })
+
+  test("malformed dexes are refused by their place", () => {
+    expect(refusal({ ...base, dexes: [{ name: "sushi", kind: "sushiswap" }] })).toBe(
+      "scenario: dexes[0] (sushi): kind \"sushiswap\" is not one of uniswap-v2, uniswap-v3, uniswap-v4, curve-stableswap",
+    )
+    expect(refusal({ ...base, dexes: [{ name: "a b", kind: "uniswap-v2" }] })).toStartWith("scenario: dexes[0] (a b): name: expected a venue name")
+    expect(refusal({ ...base, dexes: [{ name: "x".repeat(41), kind: "uniswap-v2" }] })).toContain("dexes[0]")
+    expect(refusal({ ...base, dexes: [{ name: "123", kind: "uniswap-v2" }] })).toContain("not digits alone")
+    expect(refusal({ ...base, dexes: [{ name: "arcade", kind: "uniswap-v2", factory: "0x" }] })).toContain("factory")
+    expect(refusal({ ...base, dexes: [{ name: "arcade" }] })).toContain("kind")
+    expect(refusal({ ...base, dexes: { arcade: "uniswap-v2" } })).toContain("dexes")
+    expect(refusal({ ...base, dexes: [{ name: "uniswap-v3", kind: "uniswap-v3" }] })).toBe(
+      "scenario: dexes[0] (uniswap-v3): the venue always exists; venue names are unique (uniswap-v2, uniswap-v3 and uniswap-v4 always exist)",
+    )
+    expect(refusal({ ...base, dexes: [{ name: "a", kind: "uniswap-v2" }, { name: "a", kind: "curve-stableswap" }] })).toStartWith(
+      "scenario: dexes[1] (a): the name is used twice",
+    )
+    // a name is valid and unique, whatever its kind
+    expect(plan({ ...base, dexes: [{ name: "A.b_c-1", kind: "uniswap-v4" }] }).venues[3]).toEqual({ name: "A.b_c-1", kind: "uniswap-v4" })
+    // a Uniswap venue may be empty; a stable venue is its pools
+    expect(refusal({ ...base, dexes: [{ name: "arcade", kind: "uniswap-v2" }, { name: "curvy", kind: "curve-stableswap" }] })).toBe(
+      "scenario: dexes[1] (curvy): a curve-stableswap venue needs at least one pool",
+    )
+  })
+
+  test("a pool on an unknown venue", () => {
+    expect(refusal(withVenues([{ dex: "sushi", tokens: ["USDC", "EURC"], reserves: ["1000", "1000"] }]))).toBe(
+      "scenario: pools[2] (sushi USDC/EURC): unknown venue sushi (the venues are uniswap-v2, uniswap-v3, uniswap-v4, arcade-v2, xylonet)",
+    )
+    // a venue the scenario does not declare does not exist
+    expect(refusal({ ...base, pools: [{ ...stable }] })).toStartWith("scenario: pools[0] (xylonet USDC/EURC): unknown venue xylonet")
+  })
+
+  test("a pool is checked against its venue's kind", () => {
+    expect(refusal(withVenues([{ dex: "arcade-v2", tokens: ["USDC", "EURC"], fee: 500, price: "1", positions: [{ lower: "0.9", upper: "1.1", amount0: "1" }] }]))).toStartWith(
+      "scenario: pools[2] (arcade-v2 USDC/EURC): not a uniswap-v2 pool: ",
+    )
+    expect(refusal(withVenues([{ ...stable, dex: "uniswap-v2" }]))).toContain("pools[2] (uniswap-v2 USDC/EURC): not a uniswap-v2 pool: ")
+    expect(refusal(withVenues([{ dex: "xylonet", tokens: ["USDC", "EURC"], reserves: ["1000", "1000"] }]))).toContain(
+      "pools[2] (xylonet USDC/EURC): not a curve-stableswap pool: ",
+    )
+  })
+
+  test("a stable pool of 1 or 5 coins, or of one coin twice", () => {
+    expect(refusal(withVenues([{ ...stable, tokens: ["USDC"], balances: ["1"] }]))).toBe(
+      "scenario: pools[2] (xylonet USDC): not a curve-stableswap pool: tokens: Expected an array of at least 2 item(s), actual [\"USDC\"]",
+    )
+    const five = ["USDC", "EURC", "cirBTC", "USDT", "DAI"]
+    const tokens = [...base.tokens, { symbol: "USDT", decimals: 6 }, { symbol: "DAI", decimals: 18 }]
+    expect(refusal({ ...withVenues([{ ...stable, tokens: five, balances: five.map(() => "1") }]), tokens })).toContain(
+      "pools[2] (xylonet USDC/EURC/cirBTC/USDT/DAI): not a curve-stableswap pool: tokens: Expected an array of at most 4 item(s)",
+    )
+    expect(refusal(withVenues([{ ...stable, tokens: ["USDC", "EURC", "USDC"], balances: ["1", "1", "1"] }]))).toBe(
+      "pools[2] (xylonet USDC/EURC/USDC): USDC is listed twice; a pool's coins are different tokens",
+    )
+  })
+
+  test("a stable pool's fee: finer than 1e-10, 0.5 or more, not a decimal", () => {
+    expect(refusal(withVenues([{ ...stable, fee: "0.00000000005" }]))).toBe(
+      "pools[2] (xylonet USDC/EURC): fee 0.00000000005 is finer than Curve's fee unit (1e-10): at most 10 decimal places",
+    )
+    expect(refusal(withVenues([{ ...stable, fee: "0.5" }]))).toBe("pools[2] (xylonet USDC/EURC): fee 0.5 is too high: a curve-stableswap fee is below 0.5")
+    expect(refusal(withVenues([{ ...stable, fee: "1" }]))).toContain("fee 1 is too high")
+    expect(refusal(withVenues([{ ...stable, fee: 0.0004 }]))).toStartWith("scenario: pools[2] (xylonet USDC/EURC): not a curve-stableswap pool: fee: ")
+    expect(refusal(withVenues([{ ...stable, fee: "4bps" }]))).toContain("fee: expected a decimal string")
+  })
+
+  test("a stable pool's A, balances and coins", () => {
+    expect(refusal(withVenues([{ ...stable, A: 0 }]))).toContain("pools[2] (xylonet USDC/EURC): not a curve-stableswap pool: A: ")
+    expect(refusal(withVenues([{ ...stable, A: 1.5 }]))).toContain("A: Expected an integer")
+    expect(refusal(withVenues([{ ...stable, A: 1_000_001 }]))).toContain("A: ")
+    expect(refusal(withVenues([{ ...stable, A: "400" }]))).toContain("A: ")
+    expect(refusal(withVenues([{ ...stable, balances: ["1000"] }]))).toBe(
+      "pools[2] (xylonet USDC/EURC): 1 balances for 2 coins; give one per coin, in the order of tokens",
+    )
+    expect(refusal(withVenues([{ ...stable, balances: ["1000", "0"] }]))).toBe("pools[2] (xylonet USDC/EURC): balances[1]: the first deposit needs some of every coin")
+    expect(refusal(withVenues([{ ...stable, balances: ["1000", "0.0000001"] }]))).toBe(
+      "pools[2] (xylonet USDC/EURC): balances[1]: 0.0000001 EURC has more decimal places than EURC's 6",
+    )
+    expect(refusal(withVenues([{ ...stable, tokens: ["USDC", "FOO"] }]))).toBe("pools[2] (xylonet USDC/FOO): unknown token FOO")
+    const tokens = [...base.tokens, { symbol: "TAX", decimals: 18, behavior: "fee-on-transfer", feeBps: 100 }, { symbol: "BIG", decimals: 24 }]
+    expect(refusal({ ...withVenues([{ ...stable, tokens: ["USDC", "TAX"] }]), tokens })).toBe(
+      "pools[2] (xylonet USDC/TAX): TAX is a fee-on-transfer token; a curve-stableswap pool takes standard tokens only",
+    )
+    expect(refusal({ ...withVenues([{ ...stable, tokens: ["USDC", "BIG"] }]), tokens })).toBe(
+      "pools[2] (xylonet USDC/BIG): BIG has 24 decimals; a curve-stableswap coin has at most 18",
+    )
+    expect(refusal(withVenues([{ ...stable, reserves: ["1", "1"] }]))).toContain("reserves: is unexpected")
   })
 })
 

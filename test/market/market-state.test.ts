@@ -9,12 +9,12 @@ import { getAddress, maxUint256, parseAbi, zeroAddress, type Abi, type AbiEvent,
 import type { Rpc } from "../../src/chain/index.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { getSqrtRatioAtTick } from "../../src/amm/index.ts"
-import { testAccounts, type ManifestPool } from "../../src/devnet/index.ts"
-import type { ConcentratedPoolState, PoolState } from "../../src/amm/index.ts"
+import { isPairPool, manifestVenue, poolKind, testAccounts, venuesOfKind, type ManifestPairPool, type ManifestPool } from "../../src/devnet/index.ts"
+import type { ConcentratedPoolState, PoolState, StablePoolState } from "../../src/amm/index.ts"
 import { MarketState, MAX_TICK, MIN_TICK, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { marketConfig, marketLayer, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord } from "./support.ts"
+import { marketConfig, marketLayer, poolKey, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord } from "./support.ts"
 
 let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
@@ -27,13 +27,15 @@ const V2_PAIR = uniswapArtifact("UniswapV2Pair").abi
 const V3_POOL = uniswapArtifact("UniswapV3Pool").abi
 const STATE_VIEW = uniswapArtifact("StateView").abi
 const POOL_MANAGER = uniswapArtifact("PoolManager").abi
+const STABLE_POOL = ownArtifact("StableSwapPool").abi
 const ERC20 = ownArtifact("TestToken").abi
 const event = (abi: Abi, name: string) => abi.find((i) => i.type === "event" && i.name === name) as AbiEvent
 
 const alice = testAccounts[1]!.address
 const owner = testAccounts[9]!.address
 
-const idOf = (pool: ManifestPool) => pool.pool.toLowerCase()
+/** The pool's key in World.pools (V4: its id @ its venue's PoolManager). */
+const idOf = (pool: ManifestPool) => poolKey(devnet.manifest, pool)
 
 const readAt = <T>(address: string, abi: Abi, functionName: string, args: readonly unknown[], blockNumber: bigint) =>
   devnet.client.readContract({ address: address as Address, abi, functionName, args, blockNumber }) as Promise<T>
@@ -59,7 +61,7 @@ const deploy = async (from: Address, artifact: { abi: Abi; bytecode: Hex }, args
 }
 
 /** Initialized ticks of a pool from its liquidity events alone: Σ of each position's L at its bounds. */
-const ticksFromEvents = async (pool: ManifestPool, toBlock: bigint) => {
+const ticksFromEvents = async (pool: ManifestPairPool, toBlock: bigint) => {
   const gross = new Map<number, bigint>()
   const net = new Map<number, bigint>()
   // amount: + for a mint, - for a burn; a tick is initialized while its gross liquidity is > 0
@@ -69,7 +71,7 @@ const ticksFromEvents = async (pool: ManifestPool, toBlock: bigint) => {
     net.set(lower, (net.get(lower) ?? 0n) + amount)
     net.set(upper, (net.get(upper) ?? 0n) - amount)
   }
-  if (pool.dex === "uniswap-v3") {
+  if (poolKind(devnet.manifest, pool) === "uniswap-v3") {
     const logs = await devnet.client.getLogs({
       address: pool.pool as Address,
       events: [event(V3_POOL, "Mint"), event(V3_POOL, "Burn")],
@@ -83,7 +85,7 @@ const ticksFromEvents = async (pool: ManifestPool, toBlock: bigint) => {
     }
   } else {
     const logs = await devnet.client.getLogs({
-      address: devnet.manifest.dexes["uniswap-v4"].poolManager as Address,
+      address: manifestVenue(devnet.manifest, pool.dex, "uniswap-v4").poolManager as Address,
       event: event(POOL_MANAGER, "ModifyLiquidity"),
       args: { id: pool.pool as Hex },
       fromBlock: 0n,
@@ -101,7 +103,7 @@ const ticksFromEvents = async (pool: ManifestPool, toBlock: bigint) => {
     .sort((a, b) => a.tick - b.tick)
 }
 
-const tokensOf = (pool: ManifestPool): [Address, Address] => {
+const tokensOf = (pool: ManifestPairPool): [Address, Address] => {
   const [a, b] = pool.tokens.map((s) => getAddress(tokenAddress(devnet.manifest, s)))
   return a!.toLowerCase() < b!.toLowerCase() ? [a!, b!] : [b!, a!]
 }
@@ -109,23 +111,39 @@ const tokensOf = (pool: ManifestPool): [Address, Address] => {
 /** The pool's state read directly (not through the market's batched reads) at `block`. */
 const expectPoolMatchesChain = async (pool: ManifestPool, state: PoolState | undefined, block: bigint, window: number) => {
   expect(state).toBeDefined()
+  const kind = poolKind(devnet.manifest, pool)
+  // the pool's venue as the manifest names it, and its family
+  expect({ kind: state!.kind, venue: state!.venue }).toEqual({ kind, venue: pool.dex })
+  if (!isPairPool(pool)) {
+    // a stable pool: its coins in pool order, the chain's balances, A_precise and fee, the coins' rates
+    const coins = pool.tokens.map((symbol) => getAddress(tokenAddress(devnet.manifest, symbol)))
+    const balances = await Promise.all(coins.map((_, i) => readAt<bigint>(pool.pool, STABLE_POOL, "balances", [BigInt(i)], block)))
+    const amp = await readAt<bigint>(pool.pool, STABLE_POOL, "A_precise", [], block)
+    const fee = await readAt<bigint>(pool.pool, STABLE_POOL, "fee", [], block)
+    const rates = pool.tokens.map((symbol) => 10n ** BigInt(36 - devnet.manifest.tokens[symbol]!.decimals))
+    expect(state).toEqual({ kind: "curve-stableswap", venue: pool.dex, id: getAddress(pool.pool), coins, balances, rates, amp, fee } satisfies StablePoolState)
+    expect([amp, fee]).toEqual([BigInt(pool.A) * 100n, BigInt(pool.fee)])
+    return
+  }
+  const pair = state as Exclude<PoolState, StablePoolState>
   const [token0, token1] = tokensOf(pool)
-  expect([state!.token0, state!.token1]).toEqual([token0, token1])
-  expect(state!.dex).toBe(pool.dex)
-  if (pool.dex === "uniswap-v2") {
+  expect([pair.token0, pair.token1]).toEqual([token0, token1])
+  if (kind === "uniswap-v2") {
     const [reserve0, reserve1] = await readAt<[bigint, bigint, number]>(pool.pool, V2_PAIR, "getReserves", [], block)
-    expect(state).toEqual({ dex: "uniswap-v2", id: getAddress(pool.pool), token0, token1, reserve0, reserve1 })
+    const feeBps = manifestVenue(devnet.manifest, pool.dex, "uniswap-v2").feeBps ?? 30
+    expect(state).toEqual({ kind: "uniswap-v2", venue: pool.dex, id: getAddress(pool.pool), token0, token1, reserve0, reserve1, feeBps })
     return
   }
   const s = state as ConcentratedPoolState
   let sqrtPriceX96: bigint, tick: number, liquidity: bigint
-  if (pool.dex === "uniswap-v3") {
+  if (kind === "uniswap-v3") {
     ;[sqrtPriceX96, tick] = await readAt<[bigint, number]>(pool.pool, V3_POOL, "slot0", [], block)
     liquidity = await readAt<bigint>(pool.pool, V3_POOL, "liquidity", [], block)
     expect(s.id).toBe(getAddress(pool.pool))
     expect(s.hooks).toBeUndefined()
   } else {
-    const stateView = devnet.manifest.dexes["uniswap-v4"].stateView
+    // through the StateView of the pool's own venue
+    const stateView = manifestVenue(devnet.manifest, pool.dex, "uniswap-v4").stateView
     ;[sqrtPriceX96, tick] = await readAt<[bigint, number]>(stateView, STATE_VIEW, "getSlot0", [pool.pool], block)
     liquidity = await readAt<bigint>(stateView, STATE_VIEW, "getLiquidity", [pool.pool], block)
     expect(s.id).toBe(pool.pool.toLowerCase() as Hex)
@@ -171,8 +189,9 @@ const expectOnlyRefreshed = async (before: World, block: bigint, pool: ManifestP
   return after
 }
 
-const poolOf = (dex: ManifestPool["dex"], a: string, b: string) =>
-  devnet.manifest.pools.find((p) => p.dex === dex && p.tokens.includes(a) && p.tokens.includes(b))!
+/** The pair pool of venue `dex` between `a` and `b`. */
+const poolOf = (dex: string, a: string, b: string): ManifestPairPool =>
+  devnet.manifest.pools.find((p): p is ManifestPairPool => isPairPool(p) && p.dex === dex && p.tokens.includes(a) && p.tokens.includes(b))!
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
@@ -186,11 +205,15 @@ afterAll(async () => {
 })
 
 describe("discovery", () => {
-  test("publishes the 13 routable pools of the default scenario and excludes the TAX and REB pools", async () => {
+  test("publishes the 19 routable pools of every venue of the default scenario and excludes the TAX and REB pools", async () => {
     const snap = await snapshot()
     const expected = routablePools(devnet.manifest).map(idOf).sort()
-    expect(expected.length).toBe(13)
+    expect(expected.length).toBe(19)
     expect([...snap.pools.keys()].sort()).toEqual(expected)
+    // every venue, each pool under its own
+    const perVenue: Record<string, number> = {}
+    for (const pool of snap.pools.values()) perVenue[pool.venue] = (perVenue[pool.venue] ?? 0) + 1
+    expect(perVenue).toEqual({ "uniswap-v2": 3, "uniswap-v3": 6, "uniswap-v4": 4, "arcade-v2": 2, "synthra-v3": 2, xylonet: 2 })
     const excluded = await run(Effect.flatMap(MarketState, (m) => m.excluded))
     const tax = idOf(poolOf("uniswap-v2", "TAX", "USDC"))
     const reb = idOf(poolOf("uniswap-v2", "REB", "USDC"))
@@ -199,11 +222,15 @@ describe("discovery", () => {
     expect(excluded.get(reb)).toContain("rebasing")
   })
 
-  test("indexes pools by token", async () => {
+  test("indexes pools by token, every coin of a stable pool included", async () => {
     const snap = await snapshot()
-    const eurc = tokenAddress(devnet.manifest, "EURC").toLowerCase()
-    const expected = routablePools(devnet.manifest).filter((p) => p.tokens.includes("EURC")).map(idOf).sort()
-    expect(snap.poolsByToken.get(eurc)).toEqual(expected)
+    // EURC: pair pools only; USDT: pairs and both stable pools; DAI: the three-coin stable pool alone
+    for (const symbol of ["EURC", "USDT", "DAI"]) {
+      const token = tokenAddress(devnet.manifest, symbol).toLowerCase()
+      const expected = routablePools(devnet.manifest).filter((p) => p.tokens.includes(symbol)).map(idOf).sort()
+      expect(expected.length).toBeGreaterThan(0)
+      expect(snap.poolsByToken.get(token)).toEqual(expected)
+    }
     expect(snap.poolsByToken.has(tokenAddress(devnet.manifest, "TAX").toLowerCase())).toBe(false)
   })
 
@@ -246,7 +273,7 @@ describe("following blocks", () => {
     const pool = poolOf("uniswap-v3", "WETH", "USDC")
     const weth = tokenAddress(devnet.manifest, "WETH")
     const usdc = tokenAddress(devnet.manifest, "USDC")
-    const router = await deploy(alice, uniswapArtifact("SwapRouter"), [devnet.manifest.dexes["uniswap-v3"].factory, zeroAddress])
+    const router = await deploy(alice, uniswapArtifact("SwapRouter"), [manifestVenue(devnet.manifest, "uniswap-v3", "uniswap-v3").factory, zeroAddress])
     await send(owner, weth, ERC20, "mint", [alice, 1_000n * 10n ** 18n])
     await send(alice, weth, ERC20, "approve", [router, maxUint256])
     const before = await snapshot()
@@ -294,7 +321,7 @@ describe("following blocks", () => {
     const swapTest = JSON.parse(
       readFileSync(resolve(import.meta.dir, "../../node_modules/@uniswap/v4-core/out/PoolSwapTest.sol/PoolSwapTest.json"), "utf8"),
     )
-    const swapper = await deploy(alice, { abi: swapTest.abi, bytecode: swapTest.bytecode.object }, [devnet.manifest.dexes["uniswap-v4"].poolManager])
+    const swapper = await deploy(alice, { abi: swapTest.abi, bytecode: swapTest.bytecode.object }, [manifestVenue(devnet.manifest, "uniswap-v4", "uniswap-v4").poolManager])
     await send(alice, currency0, ERC20, "approve", [swapper, maxUint256])
     const before = await snapshot()
     const previous = before.pools.get(idOf(pool)) as ConcentratedPoolState
@@ -313,7 +340,7 @@ describe("following blocks", () => {
     expect(state.ticks).toBe(previous.ticks)
     await expectPoolMatchesChain(pool, state, swapped.blockNumber, 32_768)
 
-    const provider = await deploy(alice, ownArtifact("V4LiquidityProvider"), [devnet.manifest.dexes["uniswap-v4"].poolManager])
+    const provider = await deploy(alice, ownArtifact("V4LiquidityProvider"), [manifestVenue(devnet.manifest, "uniswap-v4", "uniswap-v4").poolManager])
     for (const token of [currency0, currency1]) await send(alice, token, ERC20, "transfer", [provider, 10_000n * 10n ** 6n])
     const beforeAdd = await snapshot()
     const added = 10n ** 12n
@@ -325,25 +352,66 @@ describe("following blocks", () => {
     await expectPoolMatchesChain(pool, grown, afterAdd.blockNumber, 32_768)
   })
 
+  test("swaps on the scenario's own venues (arcade-v2's pairs, synthra-v3's pools) are followed from their own contracts", async () => {
+    const usdc = tokenAddress(devnet.manifest, "USDC")
+    const usdt = tokenAddress(devnet.manifest, "USDT")
+    // every uniswap-v2 venue but the one the test above swapped on
+    for (const venue of venuesOfKind(devnet.manifest, "uniswap-v2").filter((v) => v.name !== "uniswap-v2")) {
+      const pool = poolOf(venue.name, "USDC", "USDT")
+      const before = await snapshot()
+      const [r0, r1] = await readAt<[bigint, bigint]>(pool.pool, V2_PAIR, "getReserves", [], before.blockNumber)
+      const usdcIs0 = tokensOf(pool)[0].toLowerCase() === usdc.toLowerCase()
+      const amountIn = 1_000n * 10n ** 6n
+      const [reserveIn, reserveOut] = usdcIs0 ? [r0, r1] : [r1, r0]
+      const fee = BigInt(venue.feeBps ?? 30)
+      const out = (amountIn * (10_000n - fee) * reserveOut) / (reserveIn * 10_000n + amountIn * (10_000n - fee))
+      await send(alice, usdc, ERC20, "transfer", [pool.pool, amountIn])
+      const receipt = await send(alice, pool.pool as Address, V2_PAIR, "swap", [usdcIs0 ? 0n : out, usdcIs0 ? out : 0n, alice, "0x"])
+      const after = await expectOnlyRefreshed(before, receipt.blockNumber, pool)
+      expect(after.pools.get(idOf(pool))).toMatchObject(usdcIs0 ? { reserve0: r0 + amountIn, reserve1: r1 - out } : { reserve0: r0 - out, reserve1: r1 + amountIn })
+      await expectPoolMatchesChain(pool, after.pools.get(idOf(pool)), after.blockNumber, 32_768)
+    }
+    // every uniswap-v3 venue but uniswap-v3 itself, through a SwapRouter over its own factory
+    for (const venue of venuesOfKind(devnet.manifest, "uniswap-v3").filter((v) => v.name !== "uniswap-v3")) {
+      const pool = poolOf(venue.name, "USDC", "USDT")
+      const router = await deploy(alice, uniswapArtifact("SwapRouter"), [venue.factory, zeroAddress])
+      await send(alice, usdt, ERC20, "approve", [router, maxUint256])
+      const before = await snapshot()
+      const previous = before.pools.get(idOf(pool)) as ConcentratedPoolState
+      const receipt = await send(alice, router, uniswapArtifact("SwapRouter").abi, "exactInputSingle", [
+        { tokenIn: usdt, tokenOut: usdc, fee: pool.fee!, recipient: alice, deadline: maxUint256, amountIn: 5_000n * 10n ** 6n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n },
+      ])
+      const after = await expectOnlyRefreshed(before, receipt.blockNumber, pool)
+      const state = after.pools.get(idOf(pool)) as ConcentratedPoolState
+      expect(state.sqrtPriceX96).not.toBe(previous.sqrtPriceX96)
+      expect(state.ticks).toBe(previous.ticks)
+      await expectPoolMatchesChain(pool, state, after.blockNumber, 32_768)
+    }
+  })
+
   test("after all that, the whole snapshot still equals direct reads", async () => {
     await expectSnapshotMatchesChain(await snapshot())
   })
 
-  test("a new V2 pair is discovered, checked and published at its block", async () => {
-    const factory = devnet.manifest.dexes["uniswap-v2"].factory as Address
+  test("a new V2 pair is discovered, checked and published at its block, on every uniswap-v2 venue", async () => {
     const factoryAbi = uniswapArtifact("UniswapV2Factory").abi
     const [eurc, wbtc] = [tokenAddress(devnet.manifest, "EURC"), tokenAddress(devnet.manifest, "WBTC")]
-    await send(alice, factory, factoryAbi, "createPair", [eurc, wbtc])
-    const pair = (await devnet.client.readContract({ address: factory, abi: factoryAbi, functionName: "getPair", args: [eurc, wbtc] })) as Address
-    await send(alice, eurc, ERC20, "transfer", [pair, 1_000n * 10n ** 6n])
-    await send(alice, wbtc, ERC20, "transfer", [pair, 10n ** 7n])
-    const receipt = await send(alice, pair, V2_PAIR, "mint", [alice])
-    const snap = await awaitBlock(receipt.blockNumber)
-    const state = snap.pools.get(pair.toLowerCase())
-    expect(state).toBeDefined()
-    const [reserve0, reserve1] = await readAt<[bigint, bigint]>(pair, V2_PAIR, "getReserves", [], snap.blockNumber)
-    expect(state).toMatchObject({ dex: "uniswap-v2", id: getAddress(pair), reserve0, reserve1 })
-    expect(snap.poolsByToken.get(wbtc.toLowerCase())).toContain(pair.toLowerCase())
+    const venues = venuesOfKind(devnet.manifest, "uniswap-v2")
+    expect(venues.map((v) => v.name)).toEqual(["uniswap-v2", "arcade-v2"])
+    for (const venue of venues) {
+      const factory = venue.factory as Address
+      await send(alice, factory, factoryAbi, "createPair", [eurc, wbtc])
+      const pair = (await devnet.client.readContract({ address: factory, abi: factoryAbi, functionName: "getPair", args: [eurc, wbtc] })) as Address
+      await send(alice, eurc, ERC20, "transfer", [pair, 1_000n * 10n ** 6n])
+      await send(alice, wbtc, ERC20, "transfer", [pair, 10n ** 7n])
+      const receipt = await send(alice, pair, V2_PAIR, "mint", [alice])
+      const snap = await awaitBlock(receipt.blockNumber)
+      const state = snap.pools.get(pair.toLowerCase())
+      expect(state).toBeDefined()
+      const [reserve0, reserve1] = await readAt<[bigint, bigint]>(pair, V2_PAIR, "getReserves", [], snap.blockNumber)
+      expect(state).toMatchObject({ kind: "uniswap-v2", venue: venue.name, id: getAddress(pair), reserve0, reserve1, feeBps: venue.feeBps ?? 30 })
+      expect(snap.poolsByToken.get(wbtc.toLowerCase())).toContain(pair.toLowerCase())
+    }
   })
 })
 
@@ -361,7 +429,7 @@ describe("a narrow tick window", () => {
       const before = await narrowRuntime.runPromise(Effect.flatMap(MarketState, (m) => m.snapshot))
       const previous = before.pools.get(idOf(pool)) as ConcentratedPoolState
       expect(previous.tickUpper - previous.tickLower).toBeLessThan(4 * half + 2 * 256 * 10)
-      const router = await deploy(alice, uniswapArtifact("SwapRouter"), [devnet.manifest.dexes["uniswap-v3"].factory, zeroAddress])
+      const router = await deploy(alice, uniswapArtifact("SwapRouter"), [manifestVenue(devnet.manifest, "uniswap-v3", "uniswap-v3").factory, zeroAddress])
       await send(owner, weth, ERC20, "mint", [alice, 300n * 10n ** 18n])
       await send(alice, weth, ERC20, "approve", [router, maxUint256])
       const receipt = await send(alice, router, uniswapArtifact("SwapRouter").abi, "exactInputSingle", [

@@ -3,8 +3,8 @@
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Address } from "viem"
 import { makeRpc, Rpc, type RpcConfig, type RpcError } from "../../src/chain/index.ts"
-import type { Manifest } from "../../src/devnet/index.ts"
-import { MarketState, type MarketConfig } from "../../src/market/index.ts"
+import { manifestVenue, poolKind, type Manifest, type ManifestPool } from "../../src/devnet/index.ts"
+import { MarketState, type MarketConfig, type MarketVenue } from "../../src/market/index.ts"
 import { Tokens } from "../../src/tokens/index.ts"
 
 export const rpcConfig = (manifest: Manifest, urls: readonly string[] = [manifest.rpcUrl]): RpcConfig => ({
@@ -14,11 +14,31 @@ export const rpcConfig = (manifest: Manifest, urls: readonly string[] = [manifes
   timeoutMs: 2_000,
 })
 
+/** The swap fee of a uniswap-v2 venue's pairs when the manifest states none. */
+const UNISWAP_V2_FEE_BPS = 30
+
+/**
+ * Every venue of the manifest, in its order, as the service serves it (src/config/dexes.ts
+ * servedVenues): a V2 venue's fee 30 bps unless stated, a V3 venue's pools deployed by its
+ * factory, a V4 venue's PoolManager and StateView, a stable venue's listed pools.
+ */
+export const marketVenues = (manifest: Pick<Manifest, "dexes">): MarketVenue[] =>
+  Object.entries(manifest.dexes).map(([name, venue]): MarketVenue => {
+    switch (venue.kind) {
+      case "uniswap-v2":
+        return { name, kind: venue.kind, factory: venue.factory as Address, feeBps: venue.feeBps ?? UNISWAP_V2_FEE_BPS }
+      case "uniswap-v3":
+        return { name, kind: venue.kind, factory: venue.factory as Address, deployer: venue.factory as Address }
+      case "uniswap-v4":
+        return { name, kind: venue.kind, poolManager: venue.poolManager as Address, stateView: venue.stateView as Address }
+      case "curve-stableswap":
+        return { name, kind: venue.kind, pools: venue.pools as Address[] }
+    }
+  })
+
+/** A market over every venue of the manifest (no executor unless the overrides give one: every pool is published). */
 export const marketConfig = (manifest: Manifest, overrides: Partial<MarketConfig> = {}): MarketConfig => ({
-  v2Factory: manifest.dexes["uniswap-v2"].factory as Address,
-  v3Factory: manifest.dexes["uniswap-v3"].factory as Address,
-  poolManager: manifest.dexes["uniswap-v4"].poolManager as Address,
-  stateView: manifest.dexes["uniswap-v4"].stateView as Address,
+  venues: marketVenues(manifest),
   multicall3: manifest.multicall3 as Address,
   fromBlock: 0n,
   pollInterval: "20 millis",
@@ -56,5 +76,14 @@ export const marketLayer = (rpc: Layer.Layer<Rpc, RpcError>, config: MarketConfi
 /** The manifest's pools whose tokens are all standard (what the market must publish). */
 export const routablePools = (manifest: Manifest) =>
   manifest.pools.filter((p) => p.tokens.every((symbol) => manifest.tokens[symbol]?.behavior === undefined))
+
+/**
+ * A manifest pool's key in World.pools: its lower-case address, or for a V4 pool its id and its
+ * venue's PoolManager (`${id}@${poolManager}`, both lower-case): pool ids are unique per PoolManager only.
+ */
+export const poolKey = (manifest: Pick<Manifest, "dexes">, pool: ManifestPool): string =>
+  poolKind(manifest, pool) === "uniswap-v4"
+    ? `${pool.pool.toLowerCase()}@${manifestVenue(manifest, pool.dex, "uniswap-v4").poolManager.toLowerCase()}`
+    : pool.pool.toLowerCase()
 
 export const tokenAddress = (manifest: Manifest, symbol: string): Address => manifest.tokens[symbol]!.address as Address

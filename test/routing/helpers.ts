@@ -2,13 +2,16 @@
 import { type Address, getAddress } from "viem"
 import {
   getAmountOut,
+  getDy,
+  poolTokens,
+  stableRates,
   getSqrtRatioAtTick,
   MAX_TICK,
   MIN_TICK,
   swapExactInput,
   swapExactInputV4,
 } from "../../src/amm/index.ts"
-import type { ConcentratedPoolState, PoolState, TickInfo, V2PoolState } from "../../src/amm/index.ts"
+import type { ConcentratedPoolState, PoolState, StablePoolState, TickInfo, V2PoolState } from "../../src/amm/index.ts"
 import type { World } from "../../src/market/index.ts"
 
 export const USDC = "0x3600000000000000000000000000000000000000" as Address
@@ -22,11 +25,38 @@ const nextPoolId = (): string => `0x${(++poolSeq).toString(16).padStart(64, "0")
 
 const sorted = (a: Address, b: Address): boolean => a.toLowerCase() < b.toLowerCase()
 
-/** A V2 pair holding reserveA of tokenA and reserveB of tokenB. */
-export const v2 = (tokenA: Address, tokenB: Address, reserveA: bigint, reserveB: bigint, id = nextPoolAddress()): V2PoolState =>
+/** A V2 pair holding reserveA of tokenA and reserveB of tokenB (a fork's venue and fee when given). */
+export const v2 = (
+  tokenA: Address,
+  tokenB: Address,
+  reserveA: bigint,
+  reserveB: bigint,
+  id = nextPoolAddress(),
+  venue = "uniswap-v2",
+  feeBps = 30,
+): V2PoolState =>
   sorted(tokenA, tokenB)
-    ? { dex: "uniswap-v2", id, token0: tokenA, token1: tokenB, reserve0: reserveA, reserve1: reserveB }
-    : { dex: "uniswap-v2", id, token0: tokenB, token1: tokenA, reserve0: reserveB, reserve1: reserveA }
+    ? { kind: "uniswap-v2", venue, id, token0: tokenA, token1: tokenB, reserve0: reserveA, reserve1: reserveB, feeBps }
+    : { kind: "uniswap-v2", venue, id, token0: tokenB, token1: tokenA, reserve0: reserveB, reserve1: reserveA, feeBps }
+
+/** A Curve plain pool of these coins (pool order as given) with balances in each coin's smallest unit. */
+export const stable = (
+  coins: readonly Address[],
+  balances: readonly bigint[],
+  decimals: readonly number[],
+  a: bigint,
+  fee: bigint,
+  venue = "xylonet",
+): StablePoolState => ({
+  kind: "curve-stableswap",
+  venue,
+  id: nextPoolAddress(),
+  coins,
+  balances,
+  rates: stableRates(decimals),
+  amp: a * 100n,
+  fee,
+})
 
 export interface Position {
   readonly lower: number
@@ -36,6 +66,8 @@ export interface Position {
 
 export interface ConcentratedSpec {
   readonly dex?: "uniswap-v3" | "uniswap-v4"
+  /** the venue (default: named like the kind) */
+  readonly venue?: string
   /** token0 and token1 must be given sorted */
   readonly token0: Address
   readonly token1: Address
@@ -68,7 +100,8 @@ export const concentrated = (spec: ConcentratedSpec): ConcentratedPoolState => {
     .map(([tick, liquidityNet]) => ({ tick, liquidityNet }))
   const dex = spec.dex ?? "uniswap-v3"
   return {
-    dex,
+    kind: dex,
+    venue: spec.venue ?? dex,
     id: dex === "uniswap-v4" ? (nextPoolId() as Address) : nextPoolAddress(),
     token0: spec.token0,
     token1: spec.token1,
@@ -91,7 +124,7 @@ export const snapshotOf = (pools: readonly PoolState[], gasPriceWei = 20_000_000
   for (const p of pools) {
     const id = p.id.toLowerCase()
     byId.set(id, p)
-    for (const t of [p.token0, p.token1]) {
+    for (const t of poolTokens(p)) {
       const k = t.toLowerCase()
       const list = byToken.get(k) ?? []
       list.push(id)
@@ -108,10 +141,11 @@ export const v2Out = (amountIn: bigint, reserveIn: bigint, reserveOut: bigint): 
 }
 
 /** One exact-input swap straight through the AMM room (no router code): the output, or undefined. */
-export const ammOut = (pool: PoolState, zeroForOne: boolean, amountIn: bigint): bigint | undefined => {
-  if (pool.dex === "uniswap-v2") {
+export const ammOut = (pool: PoolState, zeroForOne: boolean, amountIn: bigint, coins?: readonly [number, number]): bigint | undefined => {
+  if (pool.kind === "curve-stableswap") return getDy(pool, coins![0], coins![1], amountIn)
+  if (pool.kind === "uniswap-v2") {
     return zeroForOne ? getAmountOut(amountIn, pool.reserve0, pool.reserve1) : getAmountOut(amountIn, pool.reserve1, pool.reserve0)
   }
-  const r = pool.dex === "uniswap-v3" ? swapExactInput(pool, zeroForOne, amountIn) : swapExactInputV4(pool, zeroForOne, amountIn)
+  const r = pool.kind === "uniswap-v3" ? swapExactInput(pool, zeroForOne, amountIn) : swapExactInputV4(pool, zeroForOne, amountIn)
   return r.ok ? r.amountOut : undefined
 }

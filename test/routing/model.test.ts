@@ -31,7 +31,7 @@ describe("float models", () => {
         fc.bigInt({ min: 10n ** 6n, max: 10n ** 30n }),
         fc.bigInt({ min: 1n, max: 10n ** 30n }),
         (r0, r1, x) => {
-          const c = buildCurve(v2(A, B, r0, r1), true)!
+          const c = buildCurve(v2(A, B, r0, r1), 0, 1)!
           expect(c).toBeInstanceOf(V2Curve)
           const exact = Number(v2Out(x, r0, r1))
           expect(Math.abs(c.out(Number(x)) - exact)).toBeLessThanOrEqual(1 + exact * 1e-12)
@@ -42,10 +42,10 @@ describe("float models", () => {
 
   test("V3: within 1e-9 of the exact swap, both ways, across ticks", () => {
     for (const zeroForOne of [true, false]) {
-      const c = buildCurve(v3Pool, zeroForOne)!
+      const c = buildCurve(v3Pool, zeroForOne ? 0 : 1, zeroForOne ? 1 : 0)!
       expect(c).toBeInstanceOf(ConcentratedCurve)
       for (let x = 1e15; x < c.cap; x *= 1.7) {
-        const q = quoteHop(v3Pool, zeroForOne, BigInt(Math.floor(x)))!
+        const q = quoteHop(v3Pool, zeroForOne ? 0 : 1, zeroForOne ? 1 : 0, BigInt(Math.floor(x)))!
         expect(rel(c.out(x), Number(q.amountOut))).toBeLessThan(1e-9)
         expect(c.crossings(x)).toBe(q.ticksCrossed)
       }
@@ -53,16 +53,16 @@ describe("float models", () => {
   })
 
   test("V3 capacity: the known ticks bound the input; past it the output is flat and the rate 0", () => {
-    const c = buildCurve(v3Pool, true)!
+    const c = buildCurve(v3Pool, 0, 1)!
     expect(Number.isFinite(c.cap)).toBe(true)
-    expect(quoteHop(v3Pool, true, BigInt(Math.floor(c.cap)))).toBeDefined()
-    expect(quoteHop(v3Pool, true, BigInt(Math.floor(c.cap * 1.001)))).toBeUndefined()
+    expect(quoteHop(v3Pool, 0, 1, BigInt(Math.floor(c.cap)))).toBeDefined()
+    expect(quoteHop(v3Pool, 0, 1, BigInt(Math.floor(c.cap * 1.001)))).toBeUndefined()
     expect(c.out(c.cap * 2)).toBe(c.out(c.cap * 1.5))
     expect(c.marginal(c.cap * 1.5)).toBe(0)
   })
 
   test("marginal rate is the derivative, decreasing, and out <= spot * x", () => {
-    for (const c of [buildCurve(v3Pool, true)!, buildCurve(v3Pool, false)!, buildCurve(v2(A, B, 10n ** 24n, 3n * 10n ** 24n), true)!]) {
+    for (const c of [buildCurve(v3Pool, 0, 1)!, buildCurve(v3Pool, 1, 0)!, buildCurve(v2(A, B, 10n ** 24n, 3n * 10n ** 24n), 0, 1)!]) {
       const top = Number.isFinite(c.cap) ? c.cap : 1e25
       let prev = Number.POSITIVE_INFINITY
       for (let x = top / 1e6; x < top * 0.999; x *= 1.9) {
@@ -77,9 +77,9 @@ describe("float models", () => {
   })
 
   test("a pool with no liquidity either way has no model", () => {
-    expect(buildCurve(v2(A, B, 0n, E18), true)).toBeUndefined()
+    expect(buildCurve(v2(A, B, 0n, E18), 0, 1)).toBeUndefined()
     const empty = concentrated({ token0: A, token1: B, fee: 500, tickSpacing: 10, tick: 0, positions: [] })
-    expect(buildCurve(empty, true)).toBeUndefined()
+    expect(buildCurve(empty, 0, 1)).toBeUndefined()
   })
 })
 
@@ -117,7 +117,7 @@ describe("water-filling", () => {
 
   test("multi-hop paths: the optimum beats every nearby allocation", () => {
     const p1 = [new V2Curve(1e24, 1e24), new V2Curve(2e24, 2e24)]
-    const p2 = [buildCurve(v3Pool, true)!]
+    const p2 = [buildCurve(v3Pool, 0, 1)!]
     const total = 5e20
     const out = new Float64Array(2)
     expect(waterFill([p1, p2], total, out)).toBeGreaterThan(0)
@@ -127,7 +127,7 @@ describe("water-filling", () => {
   })
 
   test("paths that cannot absorb the input together: -1", () => {
-    const c = buildCurve(v3Pool, true)!
+    const c = buildCurve(v3Pool, 0, 1)!
     const out = new Float64Array(1)
     expect(waterFill([[c]], c.cap * 1.1, out)).toBe(-1)
     expect(waterFill([[c]], c.cap * 0.5, out)).toBeGreaterThan(0)

@@ -19,10 +19,10 @@ describe("V3 swaps, Uniswap's vectors (exact input of 1e18)", () => {
       positions: [{ lower: minTick(60), upper: maxTick(60), liquidity: 2n * E18 }],
     })
     expect(pool.sqrtPriceX96).toBe(1n << 96n) // encodePriceSqrt(1, 1)
-    expect(quoteHop(pool, true, E18)).toEqual({ amountOut: 665331998665331998n, ticksCrossed: 0 })
-    expect(quoteHop(pool, false, E18)).toEqual({ amountOut: 665331998665331998n, ticksCrossed: 0 })
-    expect(quoteHop(pool, true, 1000n)?.amountOut).toBe(996n)
-    expect(quoteHop(pool, false, 1000n)?.amountOut).toBe(996n)
+    expect(quoteHop(pool, 0, 1, E18)).toEqual({ amountOut: 665331998665331998n, ticksCrossed: 0 })
+    expect(quoteHop(pool, 1, 0, E18)).toEqual({ amountOut: 665331998665331998n, ticksCrossed: 0 })
+    expect(quoteHop(pool, 0, 1, 1000n)?.amountOut).toBe(996n)
+    expect(quoteHop(pool, 1, 0, 1000n)?.amountOut).toBe(996n)
   })
 
   test("high fee, 1:1 price, 2e18 max range liquidity", () => {
@@ -30,9 +30,9 @@ describe("V3 swaps, Uniswap's vectors (exact input of 1e18)", () => {
       token0: A, token1: B, fee: 10000, tickSpacing: 200, tick: 0,
       positions: [{ lower: minTick(200), upper: maxTick(200), liquidity: 2n * E18 }],
     })
-    expect(quoteHop(pool, true, E18)?.amountOut).toBe(662207357859531772n)
-    expect(quoteHop(pool, false, E18)?.amountOut).toBe(662207357859531772n)
-    expect(quoteHop(pool, true, 1000n)?.amountOut).toBe(989n)
+    expect(quoteHop(pool, 0, 1, E18)?.amountOut).toBe(662207357859531772n)
+    expect(quoteHop(pool, 1, 0, E18)?.amountOut).toBe(662207357859531772n)
+    expect(quoteHop(pool, 0, 1, 1000n)?.amountOut).toBe(989n)
   })
 
   test("medium fee, 1:1 price, additional liquidity around current price (crosses ±60)", () => {
@@ -44,11 +44,11 @@ describe("V3 swaps, Uniswap's vectors (exact input of 1e18)", () => {
         { lower: 60, upper: maxTick(60), liquidity: 2n * E18 },
       ],
     })
-    expect(quoteHop(pool, true, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
-    expect(quoteHop(pool, false, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
+    expect(quoteHop(pool, 0, 1, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
+    expect(quoteHop(pool, 1, 0, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
     // a hookless V4 pool in the same state swaps to the same amounts
-    const v4 = { ...pool, dex: "uniswap-v4" as const }
-    expect(quoteHop(v4, true, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
+    const v4 = { ...pool, kind: "uniswap-v4" as const }
+    expect(quoteHop(v4, 0, 1, E18)).toEqual({ amountOut: 795933705287758544n, ticksCrossed: 1 })
   })
 
   test("medium fee, 1:1 price, 0 liquidity, all liquidity around current price", () => {
@@ -60,9 +60,9 @@ describe("V3 swaps, Uniswap's vectors (exact input of 1e18)", () => {
       ],
     })
     expect(pool.liquidity).toBe(0n)
-    expect(quoteHop(pool, true, E18)).toEqual({ amountOut: 662011820624678025n, ticksCrossed: 1 })
-    expect(quoteHop(pool, false, E18)).toEqual({ amountOut: 662011820624678025n, ticksCrossed: 1 })
-    expect(quoteHop(pool, true, 1000n)?.amountOut).toBe(991n)
+    expect(quoteHop(pool, 0, 1, E18)).toEqual({ amountOut: 662011820624678025n, ticksCrossed: 1 })
+    expect(quoteHop(pool, 1, 0, E18)).toEqual({ amountOut: 662011820624678025n, ticksCrossed: 1 })
+    expect(quoteHop(pool, 0, 1, 1000n)?.amountOut).toBe(991n)
   })
 
   test("a swap that would leave the known tick range is refused", () => {
@@ -72,9 +72,9 @@ describe("V3 swaps, Uniswap's vectors (exact input of 1e18)", () => {
       tickLower: -600, tickUpper: 600,
     })
     // 1e18 moves the price to tick -8090 in the full pool: beyond -600
-    expect(quoteHop(pool, true, E18)).toBeUndefined()
+    expect(quoteHop(pool, 0, 1, E18)).toBeUndefined()
     // a small swap stays within the range and matches the full pool
-    expect(quoteHop(pool, true, 1000n)?.amountOut).toBe(996n)
+    expect(quoteHop(pool, 0, 1, 1000n)?.amountOut).toBe(996n)
   })
 })
 
@@ -82,9 +82,9 @@ describe("V2", () => {
   test("UniswapV2Library.getAmountOut, both directions", () => {
     const pool = v2(A, B, 5n * E18, 10n * E18)
     // 1e18 in of A: 997e18 * 10e18 / (5e18 * 1000 + 997e18)
-    expect(quoteHop(pool, true, E18)).toEqual({ amountOut: 1662497915624478906n, ticksCrossed: 0 })
-    expect(quoteHop(pool, false, E18)?.amountOut).toBe(v2Out(E18, 10n * E18, 5n * E18))
-    expect(quoteHop(pool, true, 0n)).toBeUndefined()
-    expect(quoteHop(v2(A, B, 0n, E18), true, E18)).toBeUndefined()
+    expect(quoteHop(pool, 0, 1, E18)).toEqual({ amountOut: 1662497915624478906n, ticksCrossed: 0 })
+    expect(quoteHop(pool, 1, 0, E18)?.amountOut).toBe(v2Out(E18, 10n * E18, 5n * E18))
+    expect(quoteHop(pool, 0, 1, 0n)).toBeUndefined()
+    expect(quoteHop(v2(A, B, 0n, E18), 0, 1, E18)).toBeUndefined()
   })
 })

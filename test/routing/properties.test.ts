@@ -5,7 +5,7 @@ import fc from "fast-check"
 import { getAddress } from "viem"
 import { syntheticMarket, syntheticTrades } from "../../bench/routing.ts"
 import { findBestRoute, type Route } from "../../src/routing/index.ts"
-import type { PoolState } from "../../src/amm/index.ts"
+import type { PairPoolState, PoolState } from "../../src/amm/index.ts"
 import type { World } from "../../src/market/index.ts"
 import { ammOut, concentrated, snapshotOf, token, v2 } from "./helpers.ts"
 
@@ -36,8 +36,17 @@ const checkRoute = (snap: World, tokenIn: string, tokenOut: string, amountIn: bi
       expect(pools.has(hop.pool)).toBe(false)
       pools.add(hop.pool)
       const pool = snap.pools.get(hop.pool.toLowerCase())!
-      expect(hop.zeroForOne ? [pool.token0, pool.token1] : [pool.token1, pool.token0]).toEqual([hop.tokenIn, hop.tokenOut])
-      amount = ammOut(pool, hop.zeroForOne, amount)!
+      expect(hop.kind).toBe(pool.kind)
+      expect(hop.venue).toBe(pool.venue)
+      if (pool.kind === "curve-stableswap") {
+        const coins: [number, number] = [pool.coins.indexOf(hop.tokenIn), pool.coins.indexOf(hop.tokenOut)]
+        expect(coins[0]).toBeGreaterThanOrEqual(0)
+        expect(coins[1]).toBeGreaterThanOrEqual(0)
+        amount = ammOut(pool, false, amount, coins)!
+      } else {
+        expect(hop.zeroForOne ? [pool.token0, pool.token1] : [pool.token1, pool.token0]).toEqual([hop.tokenIn, hop.tokenOut])
+        amount = ammOut(pool, hop.zeroForOne, amount)!
+      }
     }
     expect(s.amountOut).toBe(amount)
     total += amount
@@ -57,7 +66,7 @@ const poolArb = fc
     width: fc.integer({ min: 1, max: 200 }),
     n: fc.integer({ min: 1, max: 1_000_000 }),
   })
-  .map(({ a, d, kind, depth, skew, width, n }): PoolState => {
+  .map(({ a, d, kind, depth, skew, width, n }): PairPoolState => {
     const [x, y] = [TOKENS[a]!, TOKENS[(a + d) % TOKENS.length]!]
     const [t0, t1] = x.toLowerCase() < y.toLowerCase() ? [x, y] : [y, x]
     const id = getAddress(`0x${(0xc0000000 + n).toString(16).padStart(40, "0")}`)
@@ -83,7 +92,7 @@ describe("route invariants on random markets", () => {
         fc.bigInt({ min: 1n, max: 10n ** 24n }),
         fc.integer({ min: 1, max: 3 }),
         fc.integer({ min: 1, max: 4 }),
-        (pools, i, d, amountIn, maxHops, maxSplits) => {
+        (pools: PairPoolState[], i, d, amountIn, maxHops, maxSplits) => {
           const tokenIn = TOKENS[i]!
           const tokenOut = TOKENS[(i + d) % TOKENS.length]!
           const snap = snapshotOf(pools)

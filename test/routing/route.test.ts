@@ -31,7 +31,7 @@ describe("paths", () => {
         shareBps: 10000,
         amountIn: E18,
         amountOut: 1992013962079806432n,
-        hops: [{ dex: "uniswap-v2", pool: pair.id, tokenIn: A, tokenOut: B, zeroForOne: true }],
+        hops: [{ kind: "uniswap-v2", venue: "uniswap-v2", pool: pair.id, tokenIn: A, tokenOut: B, zeroForOne: true }],
       },
     ])
     expect(r.gasEstimate).toBe(BigInt(GAS.base + GAS.perSplit + GAS.v2Hop))
@@ -119,9 +119,9 @@ describe("paths", () => {
     const snap = snapshotOf([v3, v4])
     const r = findBestRoute(snap, { tokenIn: A, tokenOut: B, amountIn: E18 })!
     expect(r.splits[0]!.hops).toEqual([
-      { dex: "uniswap-v3", pool: v3.id, tokenIn: A, tokenOut: C, zeroForOne: true, fee: 500, tickSpacing: 10 },
+      { kind: "uniswap-v3", venue: "uniswap-v3", pool: v3.id, tokenIn: A, tokenOut: C, zeroForOne: true, fee: 500, tickSpacing: 10 },
       {
-        dex: "uniswap-v4", pool: v4.id, tokenIn: C, tokenOut: B, zeroForOne: false, fee: 100, tickSpacing: 1,
+        kind: "uniswap-v4", venue: "uniswap-v4", pool: v4.id, tokenIn: C, tokenOut: B, zeroForOne: false, fee: 100, tickSpacing: 1,
         hooks: "0x0000000000000000000000000000000000000000",
       },
     ])

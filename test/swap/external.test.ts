@@ -67,7 +67,20 @@ beforeAll(() => {
 })
 
 const dexes = (body: any): string[] => body.route.flatMap((split: any) => split.hops.map((hop: any) => hop.dex))
-const ownRoute = (body: any) => dexes(body).every((dex) => dex.startsWith("uniswap-"))
+/**
+ * The source of a response's route: the aggregator's answer is shown as hops named after it,
+ * without a pool; the own router's hops each name one of the manifest's venues (of any kind:
+ * uniswap-v2, arcade-v2, synthra-v3, xylonet, …) and its pool. A /swap transaction runs the
+ * aggregator's route as an external hop and never runs the own router's that way.
+ */
+const routeSource = (body: any): "router" | typeof SOURCE | "mixed" => {
+  const hops: { dex: string; pool: string | null }[] = body.route.flatMap((split: any) => split.hops)
+  const external = body.tx === undefined ? undefined : decodeExecute(body.tx.data).route.some((split) => split.hops.some((hop) => hop.kind === "external"))
+  if (hops.length > 0 && hops.every((hop) => hop.dex === SOURCE && hop.pool === null) && external !== false) return SOURCE
+  if (hops.length > 0 && hops.every((hop) => Object.hasOwn(m.dexes, hop.dex) && hop.pool !== null) && external !== true) return "router"
+  return "mixed"
+}
+const ownRoute = (body: any) => routeSource(body) === "router"
 
 /** What the aggregator itself answers for the executor as taker. */
 const aggregatorQuote = async (sellToken: Address, buyToken: Address, sellAmount: bigint) => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { getAddress, parseAbi, type Address } from "viem"
 import { Rpc } from "../../src/chain/index.ts"
-import { testAccounts } from "../../src/devnet/index.ts"
+import { manifestVenue, poolKind, testAccounts } from "../../src/devnet/index.ts"
 import { USDC_ERC20_ADDRESS } from "../../src/addresses/index.ts"
 import { Tokens, type NormalizedToken } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
@@ -19,11 +19,14 @@ const normalize = (address: string) => run(Effect.flatMap(Tokens, (t) => t.norma
 const routability = (token: Address, holders?: readonly Address[]) =>
   run(Effect.flatMap(Tokens, (t) => t.routability(token, holders === undefined ? undefined : { holders })))
 
-/** Accounts holding a token on the devnet: its pools (V2/V3 pool contracts, V4's PoolManager). */
+/**
+ * Accounts holding a token on the devnet: its pools on every venue (V2 pairs, V3 pools and
+ * stable pools hold their tokens; a V4 pool's are held by its venue's PoolManager).
+ */
 const holdersOf = (symbol: string): Address[] =>
   devnet.manifest.pools
     .filter((p) => p.tokens.includes(symbol))
-    .map((p) => (p.dex === "uniswap-v4" ? devnet.manifest.dexes["uniswap-v4"].poolManager : p.pool) as Address)
+    .map((p) => (poolKind(devnet.manifest, p) === "uniswap-v4" ? manifestVenue(devnet.manifest, p.dex, "uniswap-v4").poolManager : p.pool) as Address)
 
 beforeAll(async () => {
   devnet = await startTestDevnet()
@@ -106,7 +109,8 @@ describe("normalize", () => {
 
 describe("routability", () => {
   test("standard tokens are routable", async () => {
-    for (const symbol of ["EURC", "cirBTC", "USDT", "WBTC", "WETH"]) {
+    // DAI is held by stable pools only
+    for (const symbol of ["EURC", "cirBTC", "USDT", "WBTC", "WETH", "DAI"]) {
       expect(await routability(tokenAddress(devnet.manifest, symbol), holdersOf(symbol))).toEqual({ routable: true })
     }
   })

@@ -43,3 +43,12 @@ interface IRoutePoolManager {
     function take(address currency, address to, uint256 amount) external;
     function extsload(bytes32 slot) external view returns (bytes32 value);
 }
+
+/// @dev The parts of a Curve-style plain pool the executor calls: `coins(k)` for k = 0, 1, …
+/// reverts past the last coin; `exchange` takes `dx` of coin i from the caller with
+/// transferFrom and sends the output of coin j to the caller. Pools that return the output
+/// and pools that return nothing are both accepted (the executor measures its balances).
+interface IRouteStablePool {
+    function coins(uint256 k) external view returns (address);
+    function exchange(int128 i, int128 j, uint256 dx, uint256 minDy) external;
+}

@@ -10,31 +10,43 @@ pragma solidity 0.8.37;
 //   split := shareBps:uint16  hopCount:uint8  hop{hopCount}
 //   hop   := kind:uint8  tokenOut:address  body
 //
-//   kind 1, Uniswap V2  body = (none)                                       21 bytes a hop
-//   kind 2, Uniswap V3  body = fee:uint24                                   24 bytes
-//   kind 3, Uniswap V4  body = fee:uint24 tickSpacing:int24 hooks:address   47 bytes
-//   kind 4, external    body = router:address dataLength:uint24 data        44 + dataLength bytes
+//   kind 1, Uniswap V2  body = venue:uint8                                               22 bytes a hop
+//   kind 2, Uniswap V3  body = venue:uint8 fee:uint24                                    25 bytes
+//   kind 3, Uniswap V4  body = venue:uint8 fee:uint24 tickSpacing:int24 hooks:address    48 bytes
+//   kind 4, external    body = router:address dataLength:uint24 data                     44 + dataLength bytes
+//   kind 5, stable      body = pool:address                                              41 bytes
 //
 // A hop names only the token it produces: its input is the previous hop's output, and the
 // first hop of every split takes the swap's input token (the ERC-20 USDC at 0x3600… for
 // native input). Every split must end in the swap's output token (the ERC-20 USDC for native
-// output). Pools are never named: a V2 pair and a V3 pool are derived from the two tokens
-// (and the fee) through their factory's CREATE2 address, a V4 pool from its key. Shares are
-// basis points of the input, summing to 10000; every split but the last gets
+// output). tokenOut is at hop + 1 for every kind.
+//
+// `venue` is the id of a deployment the executor's owner registered (setVenue): its kind must
+// be the hop's kind, and it gives the factory (V2), the pool deployer (V3) or the PoolManager
+// (V4), the pool init code hash (V2, V3) and the swap fee (V2). Pools are never named: a V2
+// pair and a V3 pool are derived from the two tokens (and the fee) through the venue's
+// CREATE2 address, a V4 pool from its key in the venue's PoolManager. Consecutive V4 hops of
+// the same venue run inside one unlock of its PoolManager. A stable hop names a Curve-style
+// pool the owner registered (setStablePool) whose coins include both tokens. Calldata never
+// brings a factory, an init code hash or a pool of its own.
+//
+// Shares are basis points of the input, summing to 10000; every split but the last gets
 // floor(amountIn * shareBps / 10000), the last gets the rest.
 
 uint256 constant KIND_V2 = 1;
 uint256 constant KIND_V3 = 2;
 uint256 constant KIND_V4 = 3;
 uint256 constant KIND_EXTERNAL = 4;
+uint256 constant KIND_STABLE = 5;
 
 /// @dev kind + tokenOut, the prefix every hop has
 uint256 constant HOP_PREFIX = 21;
-uint256 constant V2_HOP = 21;
-uint256 constant V3_HOP = 24;
-uint256 constant V4_HOP = 47;
+uint256 constant V2_HOP = 22;
+uint256 constant V3_HOP = 25;
+uint256 constant V4_HOP = 48;
 /// @dev an external hop without its data
 uint256 constant EXTERNAL_HOP = 44;
+uint256 constant STABLE_HOP = 41;
 /// @dev shareBps + hopCount
 uint256 constant SPLIT_HEADER = 3;
 

@@ -72,6 +72,21 @@ function balanceOfToken(address token, address account) view returns (uint256 am
     if (!ok) revert BalanceUnreadable(token);
 }
 
+bytes32 constant ALLOWANCE_SELECTOR = 0xdd62ed3e00000000000000000000000000000000000000000000000000000000;
+
+function allowanceOfToken(address token, address owner, address spender) view returns (uint256 amount) {
+    bool ok;
+    assembly ("memory-safe") {
+        let m := mload(0x40)
+        mstore(m, ALLOWANCE_SELECTOR)
+        mstore(add(m, 0x04), shr(96, shl(96, owner)))
+        mstore(add(m, 0x24), shr(96, shl(96, spender)))
+        ok := and(gt(returndatasize(), 0x1f), staticcall(gas(), token, m, 0x44, 0x00, 0x20))
+        amount := mload(0x00)
+    }
+    if (!ok) _tokenCallFailed(token);
+}
+
 /// @dev Bubbles the token's revert data, or reverts TokenCallFailed(token) when there is none.
 function _tokenCallFailed(address token) pure {
     assembly ("memory-safe") {
