@@ -4,7 +4,8 @@
 //   uniswap-v3        { factory, deployer?, quoter? }  a factory and its pools (deployer: the
 //                                               contract that CREATE2s them, when not the factory)
 //   uniswap-v4        { poolManager, stateView, quoter? }
-//   curve-stableswap  { pools?, factory? }        plain pools, listed or found through a factory
+//   curve-stableswap  { pools?, factory? }        plain pools, listed and/or found through a Curve-style
+//                                               factory (pool_count, pool_list): the union of both
 // An entry without `kind` is read as the kind of its own name. The manifest's
 // `dexes` are read the same way.
 import { Either, ParseResult, Schema } from "effect"
@@ -86,9 +87,12 @@ export type ServedVenue =
   | { readonly name: string; readonly kind: "uniswap-v2"; readonly factory: Address; readonly feeBps: number }
   | { readonly name: string; readonly kind: "uniswap-v3"; readonly factory: Address; readonly deployer: Address }
   | { readonly name: string; readonly kind: "uniswap-v4"; readonly poolManager: Address; readonly stateView: Address }
-  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[] }
+  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[]; readonly factory?: Address }
 
-/** The contract that identifies a venue on chain (and in the executor's registry), lower-case. */
+/**
+ * The contract that identifies a Uniswap-kind venue on chain (and in the executor's registry),
+ * lower-case; a stable venue has none (the executor registers its pools one by one).
+ */
 export const venueContract = (venue: ServedVenue): string | undefined => {
   switch (venue.kind) {
     case "uniswap-v2":
@@ -104,8 +108,8 @@ export const venueContract = (venue: ServedVenue): string | undefined => {
 
 /**
  * The venues as the service serves them, or a line for each it cannot serve:
- * names are unique, no two venues share a contract, and stable pools are
- * listed (finding them through a factory is not supported).
+ * names are unique and no two venues share a contract (a factory, pool
+ * deployer, PoolManager, stable pool or stable factory).
  */
 export const servedVenues = (venues: ReadonlyArray<Venue>): Either.Either<ServedVenue[], string[]> => {
   const problems: string[] = []
@@ -128,15 +132,13 @@ export const servedVenues = (venues: ReadonlyArray<Venue>): Either.Either<Served
         entry = { name: venue.name, kind: venue.kind, poolManager: venue.poolManager, stateView: venue.stateView }
         break
       case "curve-stableswap":
-        if ((venue.pools ?? []).length === 0) {
-          refuse("finding stable pools through a factory is not supported; list them in pools")
-          continue
-        }
-        entry = { name: venue.name, kind: venue.kind, pools: venue.pools! }
+        entry = { name: venue.name, kind: venue.kind, pools: venue.pools ?? [], ...(venue.factory !== undefined ? { factory: venue.factory } : {}) }
         break
     }
-    // a factory, deployer, PoolManager or stable pool belongs to one venue, once
-    const owned = entry.kind === "curve-stableswap" ? entry.pools.map((p) => p.toLowerCase()) : [venueContract(entry)!]
+    // a factory, deployer, PoolManager, stable pool or stable factory belongs to one venue, once
+    const owned = entry.kind === "curve-stableswap"
+      ? [...entry.pools, ...(entry.factory !== undefined ? [entry.factory] : [])].map((a) => a.toLowerCase())
+      : [venueContract(entry)!]
     for (const contract of owned) {
       const owner = contracts.get(contract)
       if (owner !== undefined) refuse(owner === venue.name ? `it lists ${contract} twice` : `its contract ${contract} is venue ${owner}'s too`)

@@ -1,7 +1,7 @@
 // Builds a scenario on a fresh node: Arc's USDC, the scenario's tokens, price
 // feeds, every venue as a deployment of its own (a UniswapV2Factory, a
 // UniswapV3Factory, a PoolManager with its StateView, from their npm artifacts;
-// or the devnet's StableSwapPool contracts) with the scenario's pools and
+// or the devnet's StableSwapFactory and its StableSwapPools) with the scenario's pools and
 // positions, the route executor with every venue and stable pool registered,
 // and the funded accounts.
 import {
@@ -225,15 +225,26 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     return quoter !== undefined ? { kind: "uniswap-v4", poolManager: manager, quoter, stateView } : { kind: "uniswap-v4", poolManager: manager, stateView }
   }
 
-  /** Each of the venue's pools: a StableSwapPool the owner deploys and makes the first deposit in. */
+  /**
+   * A StableSwapFactory of its own; each of the venue's pools a StableSwapPool the owner
+   * deploys through it (deploy_plain_pool, then read back from pool_list) and makes the first
+   * deposit in.
+   */
   const deployStableVenue = async (venue: string): Promise<ManifestVenueOf<"curve-stableswap">> => {
     const stableSwap = ownArtifact("StableSwapPool")
+    const stableFactory = ownArtifact("StableSwapFactory")
+    const factory = await deploy(labelOf(venue, "StableSwapFactory"), stableFactory)
     const pools: Address[] = []
     for (const pool of poolsOn(venue)) {
       if (pool.kind !== "curve-stableswap") continue
       const label = `pools[${pool.index}]`
       const coins = pool.tokens.map(addressOf)
-      const address = await deploy(`${label} StableSwapPool`, stableSwap, [coins, BigInt(pool.A), BigInt(pool.fee)])
+      // Curve's plain-pool factory takes four coins, the unused ones zero
+      const padded = [...coins, ...Array<Address>(4 - coins.length).fill(zeroAddress)]
+      const name = `${venue} ${pool.tokens.join("/")}`.slice(0, 32)
+      const symbol = pool.tokens.join("").slice(0, 10)
+      await write(`${label} deploy_plain_pool`, factory, stableFactory.abi, "deploy_plain_pool", [name, symbol, padded, BigInt(pool.A), BigInt(pool.fee)])
+      const address = getAddress((await read(factory, stableFactory.abi, "pool_list", [BigInt(pools.length)])) as Address)
       for (const [k, symbol] of pool.tokens.entries()) {
         // the owner pays: it holds native USDC already, the other coins are minted to it
         if (symbol !== USDC_SYMBOL) await fund(symbol, from, pool.balances[k]!)
@@ -243,7 +254,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
       poolAt.set(pool.index, { dex: venue, pool: address, tokens: [...pool.tokens], A: pool.A, fee: pool.fee })
       pools.push(address)
     }
-    return { kind: "curve-stableswap", pools }
+    return { kind: "curve-stableswap", pools, factory }
   }
 
   // every venue its own deployment, in the manifest's order (the default venues first)

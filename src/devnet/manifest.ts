@@ -49,6 +49,7 @@ export const UniswapV4Venue = Schema.Struct({
 export const CurveStableSwapVenue = Schema.Struct({
   kind: Schema.Literal("curve-stableswap"),
   pools: Schema.Array(Address),
+  /** the Curve-style factory that lists them (pool_count, pool_list), when there is one */
   factory: Schema.optional(Address),
 })
 

@@ -1,5 +1,5 @@
-// The parts of Uniswap V2, V3 and V4, Curve's plain pools, the route executor
-// (and Multicall3) the market reads: our own minimal interfaces, checked
+// The parts of Uniswap V2, V3 and V4, Curve's plain pools and their factories,
+// the route executor (and Multicall3) the market reads: our own minimal interfaces, checked
 // against the compiled artifacts by the tests.
 import { parseAbi, toEventSelector, type Hex } from "viem"
 
@@ -48,6 +48,16 @@ export const STABLE_POOL_ABI = parseAbi([
   "function A_precise() view returns (uint256)",
   "function fee() view returns (uint256)",
   "function future_A_time() view returns (uint256)",
+])
+
+/**
+ * Curve's plain-pool factory (its own and stableswap-ng's): its pools by index. Its deploy
+ * event differs between versions and does not always name the pool, so any log of a factory
+ * only says "look again".
+ */
+export const STABLE_FACTORY_ABI = parseAbi([
+  "function pool_count() view returns (uint256)",
+  "function pool_list(uint256 i) view returns (address)",
 ])
 
 export const ERC20_DECIMALS_ABI = parseAbi(["function decimals() view returns (uint8)"])

@@ -2,9 +2,10 @@
 // create pools, each on the venue whose factory or PoolManager emitted it;
 // Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
 // ProtocolFeeUpdated (V4, by pool id) touch them, and Mint, Burn and
-// ModifyLiquidity also name two ticks; any log of a stable pool touches it; the
-// executor's RouterAllowlistChanged, VenueSet and StablePoolSet change its
-// registry. Pure decoding: no reads.
+// ModifyLiquidity also name two ticks; any log of a stable pool touches it, and
+// any log of a stable factory (whatever its version's deploy event) says it may
+// list new pools; the executor's RouterAllowlistChanged, VenueSet and
+// StablePoolSet change its registry. Pure decoding: no reads.
 import { decodeAbiParameters, getAddress, hexToBigInt, type Address, type Hex } from "viem"
 import type { RpcLog } from "../chain/index.ts"
 import { TOPIC } from "./abis.ts"
@@ -26,12 +27,20 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
   const v2Factories = new Map<string, Extract<MarketVenue, { kind: "uniswap-v2" }>>()
   const v3Factories = new Map<string, Extract<MarketVenue, { kind: "uniswap-v3" }>>()
   const poolManagers = new Map<string, Extract<MarketVenue, { kind: "uniswap-v4" }>>()
+  const stableFactories = new Set<string>()
   for (const venue of venues) {
     if (venue.kind === "uniswap-v2") v2Factories.set(venue.factory.toLowerCase(), venue)
     else if (venue.kind === "uniswap-v3") v3Factories.set(venue.factory.toLowerCase(), venue)
     else if (venue.kind === "uniswap-v4") poolManagers.set(venue.poolManager.toLowerCase(), venue)
+    else if (venue.factory !== undefined) stableFactories.add(venue.factory.toLowerCase())
   }
   const executor = executorAddress?.toLowerCase()
+
+  /** The stable factory (lower-case) that emitted a log, if one did: its pool list is read again. */
+  const stableFactory = (log: RpcLog): string | undefined => {
+    const emitter = log.address.toLowerCase()
+    return stableFactories.has(emitter) ? emitter : undefined
+  }
 
   /** The change to the executor's registry a log records, if it is one. */
   const registryEvent = (log: RpcLog): RegistryEvent | undefined => {
@@ -150,5 +159,5 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
     }
   }
 
-  return { registryEvent, discover, touch }
+  return { registryEvent, stableFactory, discover, touch }
 }

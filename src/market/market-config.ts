@@ -8,13 +8,14 @@ import type { PriceFeedConfig } from "../pricing/index.ts"
  * One venue the market follows: a deployment of an AMM family, by the
  * contracts its pools are found through. `feeBps` is a V2 fork's swap fee;
  * `deployer` the contract that CREATE2s a V3 fork's pools (its factory for
- * Uniswap), as the executor's registry names it.
+ * Uniswap), as the executor's registry names it. A stable venue's pools are
+ * those it lists and those its Curve-style `factory` lists (pool_count, pool_list).
  */
 export type MarketVenue =
   | { readonly name: string; readonly kind: "uniswap-v2"; readonly factory: Address; readonly feeBps: number }
   | { readonly name: string; readonly kind: "uniswap-v3"; readonly factory: Address; readonly deployer: Address }
   | { readonly name: string; readonly kind: "uniswap-v4"; readonly poolManager: Address; readonly stateView: Address }
-  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[] }
+  | { readonly name: string; readonly kind: "curve-stableswap"; readonly pools: readonly Address[]; readonly factory?: Address }
 
 export interface MarketConfig {
   /** the venues whose pools are discovered and followed */

@@ -1,5 +1,6 @@
 // MarketState: the actor that owns the market. One fiber discovers pools from
-// every venue (V2/V3 factories, V4 PoolManagers, listed stable pools), reads
+// every venue (V2/V3 factories, V4 PoolManagers, stable pools listed or found
+// through a Curve-style factory), reads
 // their full state once, then
 // follows new blocks and re-reads only the pools that the block's logs touched,
 // in one batched read at the block (one step: step.ts). Each result is published
@@ -175,14 +176,16 @@ export const makeMarketState = (config: MarketConfig) =>
     } satisfies MarketStateService
   })
 
-/** One line per configured venue (or listed stable pool) whose pools are followed but not routed. */
+/** One line per configured venue (or its stable pools, listed or found) whose pools are followed but not routed. */
 const unregisteredVenues = (config: MarketConfig, world: ActorState): string[] => {
   const settings = world.snapshot.executor
   if (config.executor === undefined || settings === undefined) return []
   const lines: string[] = []
   for (const venue of config.venues) {
     if (venue.kind === "curve-stableswap") {
-      const missing = venue.pools.filter((p) => !world.registry.stablePools.has(p.toLowerCase()))
+      const pools = new Map(venue.pools.map((p) => [p.toLowerCase(), p as string]))
+      for (const meta of world.metas.values()) if (meta.kind === "curve-stableswap" && meta.venue === venue.name && !pools.has(meta.key)) pools.set(meta.key, meta.id)
+      const missing = [...pools].filter(([key]) => !world.registry.stablePools.has(key)).map(([, pool]) => pool)
       if (missing.length > 0) lines.push(`MarketState: venue ${venue.name}: stable pools not registered on the executor, not routed: ${missing.join(", ")}`)
     } else if (!settings.venueIds.has(venue.name)) {
       lines.push(`MarketState: venue ${venue.name} (${venue.kind}) is not registered on the executor with its contract${venue.kind === "uniswap-v2" ? ` and fee ${venue.feeBps} bps` : ""}: its pools are not routed`)

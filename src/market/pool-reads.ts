@@ -3,12 +3,13 @@
 // venue's StateView), balances, A and fee (stable pools), one tick's
 // liquidity, one tick-bitmap word; the reading of a
 // pool's tick window (bitmap words, then the ticks they mark); and the merge of
-// re-read ticks into a pool's known tick list.
+// re-read ticks into a pool's known tick list. Also the facts of stable pools
+// (coins, decimals) and the pools stable factories list (pool_count, pool_list).
 import { Effect } from "effect"
-import { getAddress, type Address } from "viem"
+import { getAddress, zeroAddress, type Address } from "viem"
 import { read, RpcError, type Read, type ReadResult } from "../chain/index.ts"
 import type { TickInfo } from "../amm/index.ts"
-import { ERC20_DECIMALS_ABI, STABLE_POOL_ABI, V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "./abis.ts"
+import { ERC20_DECIMALS_ABI, STABLE_FACTORY_ABI, STABLE_POOL_ABI, V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "./abis.ts"
 import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
 import { ticksInWord, type TickWindow } from "./tick-window.ts"
 
@@ -24,8 +25,54 @@ export const readFailure = (what: string, meta: Meta) =>
 /** Most coins a stable pool is read for. */
 const MAX_STABLE_COINS = 8
 
+/** What a stable factory lists past the pools already known. */
+export interface FactoryListing {
+  readonly factory: Address
+  /** the pools known from now on: pool_count(), or the index of the first pool_list(i) that failed */
+  readonly count: bigint
+  /** the new pools, in the factory's order */
+  readonly pools: readonly Address[]
+  /** why the listing stopped short, if it did */
+  readonly failure?: string
+}
+
 /**
- * A listed stable pool's facts: its coins (coins(k) until one fails) and their
+ * The pools each stable factory lists from index `known` on, in two batched reads:
+ * pool_count(), then pool_list(i) for every new index. A factory whose pool_count() fails
+ * keeps its known count; one whose pool_list(i) fails or reads the zero address stops there,
+ * so that the entry is read again after the factory's next log.
+ */
+export const factoryPools = (factories: readonly { readonly factory: Address; readonly known: bigint }[], readAtHead: ReadAtHead) =>
+  Effect.gen(function* () {
+    const counts = yield* readAtHead(
+      factories.map(({ factory }) => read({ address: factory, abi: STABLE_FACTORY_ABI, functionName: "pool_count", args: [] }) as Read<unknown>),
+    )
+    const listReads: Read<unknown>[] = []
+    const ranges = factories.map(({ factory, known }, f) => {
+      const r = counts[f]!
+      const count = r.success && (r.value as bigint) > known ? (r.value as bigint) : known
+      const at = listReads.length
+      for (let i = known; i < count; i++) {
+        listReads.push(read({ address: factory, abi: STABLE_FACTORY_ABI, functionName: "pool_list", args: [i] }) as Read<unknown>)
+      }
+      return { at, count, answered: r.success }
+    })
+    const lists = listReads.length > 0 ? yield* readAtHead(listReads) : []
+    return factories.map(({ factory, known }, f): FactoryListing => {
+      const { at, count, answered } = ranges[f]!
+      if (!answered) return { factory, count: known, pools: [], failure: "pool_count() failed" }
+      const pools: Address[] = []
+      for (let i = known; i < count; i++) {
+        const r = lists[at + Number(i - known)]!
+        if (!r.success || r.value === zeroAddress) return { factory, count: i, pools, failure: `pool_list(${i}) failed` }
+        pools.push(getAddress(r.value as Address))
+      }
+      return { factory, count, pools }
+    })
+  })
+
+/**
+ * A listed (or found) stable pool's facts: its coins (coins(k) until one fails) and their
  * decimals, in two batched reads; undefined for a pool with fewer than two
  * coins or a coin without decimals.
  */

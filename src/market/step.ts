@@ -4,8 +4,10 @@
 //     pools; Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
 //     ProtocolFeeUpdated (V4, by pool id) mark pools touched; Mint, Burn and
 //     ModifyLiquidity also name two ticks. A second eth_getLogs over the stable
-//     pools: any log of one touches it. Listed stable pools are discovered by
-//     reading their coins and the coins' decimals once.
+//     pools and the stable factories: any log of a pool touches it; any log of a
+//     factory has its pool_count() and the new pool_list(i) read again (at the
+//     initial load, every index). Stable pools, listed or found through a
+//     factory, are discovered by reading their coins and the coins' decimals once.
 //  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
@@ -36,7 +38,7 @@ import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder } from "./log-decoding.ts"
 import type { MarketConfig } from "./market-config.ts"
 import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
-import { mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
+import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
 import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
 import type { World } from "./types.ts"
@@ -54,6 +56,8 @@ export interface ActorState {
   readonly ramping: ReadonlySet<string>
   /** the executor's registry, from its owner's events */
   readonly registry: Registry
+  /** the pools each stable factory (lower-case) is known to list: pool_list(0 … n-1) were read */
+  readonly factoryCounts: ReadonlyMap<string, bigint>
   readonly snapshot: World
 }
 
@@ -66,6 +70,7 @@ export const emptyState = (chainId: number, block: bigint): ActorState => ({
   hidden: new Set(),
   ramping: new Set(),
   registry: emptyRegistry,
+  factoryCounts: new Map(),
   snapshot: {
     chainId,
     blockNumber: block,
@@ -98,13 +103,14 @@ const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<
 export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number, chunkBlocks: bigint) => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
-  const { registryEvent, discover, touch } = logDecoder(config.venues, config.executor)
+  const { registryEvent, stableFactory, discover, touch } = logDecoder(config.venues, config.executor)
   const { baseReadsOf, tickRead, windowTicks } = poolReads()
   const emitters: Address[] = config.venues.flatMap((v) =>
     v.kind === "uniswap-v2" || v.kind === "uniswap-v3" ? [v.factory] : v.kind === "uniswap-v4" ? [v.poolManager] : [],
   )
   if (config.executor !== undefined) emitters.push(config.executor)
   const listedStablePools = config.venues.flatMap((v) => (v.kind === "curve-stableswap" ? v.pools.map((pool) => ({ venue: v.name, pool })) : []))
+  const stableFactories = config.venues.flatMap((v) => (v.kind === "curve-stableswap" && v.factory !== undefined ? [{ venue: v.name, factory: v.factory }] : []))
 
   const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[], topics: readonly Hex[] | undefined) => {
     const ranges: [bigint, bigint][] = []
@@ -128,6 +134,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         if (meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
         else if (meta.kind !== "uniswap-v4") addresses.push(meta.id)
       }
+      // a factory is followed once its list has been read
+      for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
       const [logs, stableLogs] = world.block < head
         ? yield* Effect.all(
             [
@@ -144,7 +152,13 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
       let registry = world.registry
+      const loggedFactories = new Set<string>()
       for (const log of [...logs, ...stableLogs]) {
+        const factory = stableFactory(log)
+        if (factory !== undefined) {
+          loggedFactories.add(factory)
+          continue
+        }
         const event = registryEvent(log)
         if (event !== undefined) {
           registry = applyRegistryEvent(registry, event)
@@ -167,8 +181,29 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           namedTicks.set(hit.key, set)
         }
       }
-      // listed stable pools not known yet: their coins and decimals, once
-      const unknownStable = listedStablePools.filter(({ pool }) => !metas.has(pool.toLowerCase()) && !world.excluded.has(pool.toLowerCase()))
+      // the stable factories never read, or that logged: the pools they list past the known count
+      const factoryCounts = new Map(world.factoryCounts)
+      const relist = stableFactories.filter(({ factory }) => !factoryCounts.has(factory.toLowerCase()) || loggedFactories.has(factory.toLowerCase()))
+      const listedByFactory: { venue: string; pool: Address }[] = []
+      if (relist.length > 0) {
+        const known = (factory: Address) => factoryCounts.get(factory.toLowerCase()) ?? 0n
+        const listings = yield* factoryPools(relist.map(({ factory }) => ({ factory, known: known(factory) })), (reads) => multicallAt(reads, head))
+        for (const [f, listing] of listings.entries()) {
+          const { venue, factory } = relist[f]!
+          if (listing.failure !== undefined) yield* Effect.logWarning(`MarketState: venue ${venue}: stable factory ${factory}: ${listing.failure}`)
+          factoryCounts.set(factory.toLowerCase(), listing.count)
+          for (const pool of listing.pools) listedByFactory.push({ venue, pool })
+        }
+      }
+      // stable pools not known yet, listed or found (a pool both listed and found is one pool, of the venue
+      // that lists it): their coins and decimals, once
+      const seen = new Set<string>()
+      const unknownStable = [...listedStablePools, ...listedByFactory].filter(({ pool }) => {
+        const key = pool.toLowerCase()
+        if (metas.has(key) || world.excluded.has(key) || seen.has(key)) return false
+        seen.add(key)
+        return true
+      })
       const stableExcluded: [string, Exclusion][] = []
       if (unknownStable.length > 0) {
         const found = yield* stableMetas(unknownStable, (reads) => multicallAt(reads, head))
@@ -347,6 +382,6 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         poolsByToken: sortedPoolsByToken(published),
         refreshed,
       }
-      return { block: head, metas, excluded, states, hidden, ramping, registry, snapshot } satisfies ActorState
+      return { block: head, metas, excluded, states, hidden, ramping, registry, factoryCounts, snapshot } satisfies ActorState
     }).pipe(Effect.withSpan("MarketState.step", { attributes: { head: head.toString() } }))
 }

@@ -116,15 +116,15 @@ describe("bun run serve", () => {
       { name: "uniswap-v2", kind: "uniswap-v2", factory: v2Factory },
       // a second venue over the same factory
       { name: "arcade-v2", kind: "uniswap-v2", factory: v2Factory },
-      // stable pools found through a factory only
-      { name: "xylonet", kind: "curve-stableswap", factory: devnet.manifest.executor },
+      // a stable venue whose factory is another venue's
+      { name: "xylonet", kind: "curve-stableswap", factory: v2Factory },
     ]
     const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", DEXES: JSON.stringify(dexes), MAX_IN_FLIGHT: "0" }))
     expect(lines).toEqual([
       "error: invalid configuration:",
       'MAX_IN_FLIGHT: must be an integer from 1 to 1000000, got "0"',
       `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${v2Factory.toLowerCase()} is venue uniswap-v2's too`,
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+      `DEXES: venue xylonet (curve-stableswap) cannot be served: its contract ${v2Factory.toLowerCase()} is venue uniswap-v2's too`,
     ])
   }, 30_000)
 

@@ -90,16 +90,17 @@ const A = {
   stateView2: "0x5050505050505050505050505050505050505050",
   stable1: "0x9191919191919191919191919191919191919191",
   stable2: "0x9292929292929292929292929292929292929292",
+  stableFactory: "0x9393939393939393939393939393939393939393",
 } as const
 
-/** A manifest as `bun run devnet` writes one (the fields the settings read): several venues of a kind, stable pools. */
+/** A manifest as `bun run devnet` writes one (the fields the settings read): several venues of a kind, stable pools and their factory. */
 const manifest = (dexes: ManifestSource["dexes"] = {
   "uniswap-v2": { kind: "uniswap-v2", factory: A.v2 },
   "uniswap-v3": { kind: "uniswap-v3", factory: A.v3, quoter: A.other },
   "uniswap-v4": { kind: "uniswap-v4", poolManager: A.poolManager, quoter: A.other, stateView: A.stateView },
   "arcade-v2": { kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
   "synthra-v3": { kind: "uniswap-v3", factory: A.synthra },
-  xylonet: { kind: "curve-stableswap", pools: [A.stable1, A.stable2] },
+  xylonet: { kind: "curve-stableswap", pools: [A.stable1, A.stable2], factory: A.stableFactory },
 }): ManifestSource => ({
   rpcUrl: "http://127.0.0.1:8545",
   executor: A.executor,
@@ -117,7 +118,7 @@ const MANIFEST_VENUES: ServedVenue[] = [
   { name: "uniswap-v4", kind: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
   { name: "arcade-v2", kind: "uniswap-v2", factory: A.arcade, feeBps: 25 },
   { name: "synthra-v3", kind: "uniswap-v3", factory: A.synthra, deployer: A.synthra },
-  { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1, A.stable2] },
+  { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1, A.stable2], factory: A.stableFactory },
 ]
 
 const refusal = (env: Record<string, string>, m?: ManifestSource) => {
@@ -208,7 +209,7 @@ describe("DEXES", () => {
       { name: "uniswap-v4", kind: "uniswap-v4", poolManager: A.poolManager, stateView: A.stateView },
       { name: "other-v4", kind: "uniswap-v4", poolManager: A.poolManager2, stateView: A.stateView2 },
       { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1] },
-      { name: "curve", kind: "curve-stableswap", pools: [A.stable2] },
+      { name: "curve", kind: "curve-stableswap", pools: [A.stable2], factory: A.other },
     ])
   })
 
@@ -268,25 +269,45 @@ describe("DEXES", () => {
     ])
   })
 
-  test("a curve-stableswap venue with a factory and no pools is refused, naming it; one with neither does not decode", () => {
-    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2 }, { name: "xylonet", kind: "curve-stableswap", factory: A.other }]) })).toEqual([
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+  test("a curve-stableswap venue is served with its factory alone (no pools), or with both; one with neither does not decode", () => {
+    expect(Either.getOrThrow(venues([{ name: "uniswap-v2", factory: A.v2 }, { name: "xylonet", kind: "curve-stableswap", factory: A.stableFactory }])).venues).toEqual([
+      MANIFEST_VENUES[0]!,
+      { name: "xylonet", kind: "curve-stableswap", pools: [], factory: A.stableFactory },
     ])
-    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "xylonet", kind: "curve-stableswap", pools: [], factory: A.other }]) })).toEqual([
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+    expect(Either.getOrThrow(venues([{ name: "xylonet", kind: "curve-stableswap", pools: [], factory: A.stableFactory }])).venues).toEqual([
+      { name: "xylonet", kind: "curve-stableswap", pools: [], factory: A.stableFactory },
+    ])
+    expect(Either.getOrThrow(venues([{ name: "xylonet", kind: "curve-stableswap", pools: [A.stable1], factory: A.stableFactory }])).venues).toEqual([
+      { name: "xylonet", kind: "curve-stableswap", pools: [A.stable1], factory: A.stableFactory },
     ])
     expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "xylonet", kind: "curve-stableswap", pools: [] }]) })).toEqual(["DEXES: venue xylonet: needs its pools or a factory"])
+  })
+
+  test("a stable factory belongs to one venue: shared with another venue's factory or stable pools, or listed as its own pool, it is refused", () => {
+    const stable = (name: string, fields: object) => ({ name, kind: "curve-stableswap", ...fields })
+    expect(refusal({ ...base, DEXES: JSON.stringify([stable("xylonet", { factory: A.stableFactory }), stable("curve", { factory: A.stableFactory })]) })).toEqual([
+      `DEXES: venue curve (curve-stableswap) cannot be served: its contract ${A.stableFactory} is venue xylonet's too`,
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([stable("xylonet", { pools: [A.stable1] }), stable("curve", { factory: A.stable1 })]) })).toEqual([
+      `DEXES: venue curve (curve-stableswap) cannot be served: its contract ${A.stable1} is venue xylonet's too`,
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([{ name: "uniswap-v2", factory: A.v2 }, stable("xylonet", { factory: A.v2 })]) })).toEqual([
+      `DEXES: venue xylonet (curve-stableswap) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
+    ])
+    expect(refusal({ ...base, DEXES: JSON.stringify([stable("xylonet", { pools: [A.stable1], factory: A.stable1 })]) })).toEqual([
+      `DEXES: venue xylonet (curve-stableswap) cannot be served: it lists ${A.stable1} twice`,
+    ])
   })
 
   test("every problem is reported, one line each", () => {
     expect(refusal({ ...base, DEXES: JSON.stringify([
       { name: "uniswap-v2", factory: A.v2 },
       { name: "arcade-v2", kind: "uniswap-v2", factory: A.v2 },
-      { name: "xylonet", kind: "curve-stableswap", factory: A.other },
+      { name: "xylonet", kind: "curve-stableswap", factory: A.v2 },
       { name: "uniswap-v2", kind: "uniswap-v2", factory: A.arcade },
     ]) })).toEqual([
       `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+      `DEXES: venue xylonet (curve-stableswap) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
       "DEXES: the name uniswap-v2 is used twice",
     ])
   })
@@ -295,11 +316,11 @@ describe("DEXES", () => {
     const lines = refusal({}, manifest({
       "uniswap-v2": { factory: A.v2 },
       "arcade-v2": { kind: "uniswap-v2", factory: A.v2 },
-      xylonet: { kind: "curve-stableswap", pools: [], factory: A.other },
+      xylonet: { kind: "curve-stableswap", pools: [], factory: A.v2 },
     }))
     expect(lines).toEqual([
       `DEXES: venue arcade-v2 (uniswap-v2) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
-      "DEXES: venue xylonet (curve-stableswap) cannot be served: finding stable pools through a factory is not supported; list them in pools",
+      `DEXES: venue xylonet (curve-stableswap) cannot be served: its contract ${A.v2} is venue uniswap-v2's too`,
     ])
   })
 

@@ -18,7 +18,7 @@ import {
 } from "../../src/devnet/index.ts"
 import { parseRational, parseUnitsExact } from "../../src/devnet/decimal.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStablePools, checkVenueList, stableAbi } from "./venue-checks.ts"
+import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStableFactories, checkStablePools, checkVenueList, stableAbi } from "./venue-checks.ts"
 
 let devnet: TestDevnet
 const scenario = parseScenario(readFileSync(DEFAULT_SCENARIO_PATH, "utf8"))
@@ -247,6 +247,10 @@ describe("venues", () => {
 
   test("stable pools hold exactly the scenario's balances, with their coins in order, A and fee", async () => {
     expect(await checkStablePools(devnet.client, scenario, devnet.manifest)).toBe(2)
+  })
+
+  test("the stable venue has a factory of its own whose pool_list holds exactly the venue's pools", async () => {
+    expect(await checkStableFactories(devnet.client, devnet.manifest)).toBe(1)
   })
 
   test("the executor knows every Uniswap venue by its id and every stable pool", async () => {

@@ -43,7 +43,7 @@ const manifest: Manifest = {
     "uniswap-v4": { kind: "uniswap-v4", poolManager: address("7"), quoter: address("8"), stateView: address("9") },
     "arcade-v2": { kind: "uniswap-v2", factory: address("b"), feeBps: 25 },
     "synthra-v3": { kind: "uniswap-v3", factory: address("c") },
-    xylonet: { kind: "curve-stableswap", pools: [address("d"), address("f")] },
+    xylonet: { kind: "curve-stableswap", pools: [address("d"), address("f")], factory: `0x${"12".repeat(20)}` },
   },
   pools: [
     { dex: "arcade-v2", pool: address("e"), tokens: ["USDC", "EURC"] },
@@ -104,6 +104,7 @@ describe("venues", () => {
     expect(manifestVenue(manifest, "synthra-v3", "uniswap-v3").quoter).toBeUndefined()
     expect(manifestVenue(manifest, "uniswap-v4", "uniswap-v4").stateView).toBe(address("9"))
     expect(manifestVenue(manifest, "xylonet", "curve-stableswap").pools).toEqual([address("d"), address("f")])
+    expect(manifestVenue(manifest, "xylonet", "curve-stableswap").factory).toBe(`0x${"12".repeat(20)}`)
     expect(() => manifestVenue(manifest, "nope", "uniswap-v2")).toThrow(new ManifestVenueError("the manifest has no venue nope"))
     expect(() => manifestVenue(manifest, "xylonet", "uniswap-v2")).toThrow(new ManifestVenueError("the manifest's venue xylonet is curve-stableswap, not uniswap-v2"))
     expect(venuesOfKind(manifest, "uniswap-v2").map((v) => [v.name, v.factory])).toEqual([["uniswap-v2", address("4")], ["arcade-v2", address("b")]])

@@ -1,7 +1,7 @@
 // Checks of a deployed scenario's venues, driven by the scenario and the manifest alone, for
 // any scenario: each venue its own deployment, each pool on the venue it names and on no
-// other, stable pools holding exactly what the scenario deposited, and the executor knowing
-// every venue and stable pool.
+// other, stable pools holding exactly what the scenario deposited and listed by their venue's
+// own factory, and the executor knowing every venue and stable pool.
 import { expect } from "bun:test"
 import { getAddress, parseAbi, zeroAddress, zeroHash, type Address, type Hex } from "viem"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
@@ -9,6 +9,7 @@ import {
   executorVenueIds,
   manifestVenue,
   planScenario,
+  stablePools,
   venuesOfKind,
   type DevnetClient,
   type Manifest,
@@ -28,6 +29,11 @@ export const stableAbi = parseAbi([
 const executorAbi = parseAbi([
   "function venue(uint8) view returns (uint8 kind, address factory, bytes32 initCodeHash, uint16 feeBps)",
   "function stableCoinIndex(address pool, address token) view returns (uint256)",
+])
+const stableFactoryAbi = parseAbi([
+  "function pool_count() view returns (uint256)",
+  "function pool_list(uint256) view returns (address)",
+  "event PlainPoolDeployed(address[4] coins, uint256 A, uint256 fee, address deployer)",
 ])
 const EXECUTOR_KIND = { "uniswap-v2": 1, "uniswap-v3": 2, "uniswap-v4": 3 } as const
 
@@ -49,7 +55,7 @@ export const checkVenueList = (scenario: ScenarioFile, m: Manifest) => {
       case "uniswap-v4":
         return [v.poolManager, v.stateView, ...(v.quoter !== undefined ? [v.quoter] : [])]
       case "curve-stableswap":
-        return [...v.pools]
+        return [...v.pools, ...(v.factory !== undefined ? [v.factory] : [])]
     }
   })
   expect(new Set(contracts.map((a) => a.toLowerCase())).size).toBe(contracts.length)
@@ -137,6 +143,33 @@ export const checkStablePools = async (client: DevnetClient, scenario: ScenarioF
     expect(past).toBe("reverted")
   }
   return stable.length
+}
+
+/**
+ * Each stable venue has a factory of its own whose pool_list holds exactly the venue's pools,
+ * in order (pool_count of them, the zero address past the last), each announced by a
+ * PlainPoolDeployed of its padded coins, A and fee, from the owner.
+ */
+export const checkStableFactories = async (client: DevnetClient, m: Manifest) => {
+  const venues = venuesOfKind(m, "curve-stableswap")
+  for (const venue of venues) {
+    expect(venue.factory).toBeDefined()
+    const factory = venue.factory as Address
+    const listed = (i: number) => client.readContract({ address: factory, abi: stableFactoryAbi, functionName: "pool_list", args: [BigInt(i)] })
+    expect(await client.readContract({ address: factory, abi: stableFactoryAbi, functionName: "pool_count" })).toBe(BigInt(venue.pools.length))
+    expect(await Promise.all(venue.pools.map((_, i) => listed(i)))).toEqual(venue.pools.map((p) => getAddress(p)))
+    expect(await listed(venue.pools.length)).toBe(zeroAddress)
+    const events = await client.getContractEvents({ address: factory, abi: stableFactoryAbi, eventName: "PlainPoolDeployed", fromBlock: 0n })
+    expect(events.map((e): unknown => e.args)).toEqual(
+      stablePools(m).filter((p) => p.dex === venue.name).map((p) => ({
+        coins: [...p.tokens.map((s) => token(m, s)), ...Array<Address>(4 - p.tokens.length).fill(zeroAddress)],
+        A: BigInt(p.A),
+        fee: BigInt(p.fee),
+        deployer: getAddress(m.owner.address),
+      })),
+    )
+  }
+  return venues.length
 }
 
 /** The executor has every Uniswap venue under its id (manifest order from 1) and every stable pool with its coins. */

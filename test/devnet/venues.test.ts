@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { parseScenario } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStablePools, checkVenueList, deployedPlan } from "./venue-checks.ts"
+import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStableFactories, checkStablePools, checkVenueList, deployedPlan } from "./venue-checks.ts"
 
 const scenarioText = JSON.stringify({
   dexes: [
@@ -48,7 +48,11 @@ describe("two venues of every kind", () => {
   test("the manifest lists the default venues first, then the scenario's, in order, each its own deployment", () => {
     expect(Object.keys(devnet.manifest.dexes)).toEqual(["uniswap-v2", "uniswap-v3", "uniswap-v4", "curve-a", "second-v2", "second-v3", "second-v4", "curve-b"])
     checkVenueList(scenario, devnet.manifest)
-    expect(devnet.manifest.dexes["curve-b"]).toEqual({ kind: "curve-stableswap", pools: [devnet.manifest.pools[8]!.pool, devnet.manifest.pools[9]!.pool] })
+    expect(devnet.manifest.dexes["curve-b"]).toEqual({
+      kind: "curve-stableswap",
+      pools: [devnet.manifest.pools[8]!.pool, devnet.manifest.pools[9]!.pool],
+      factory: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    })
   })
 
   test("the same pair, pool key or coins on two venues are two pools, each found only through its venue", async () => {
@@ -65,6 +69,10 @@ describe("two venues of every kind", () => {
     expect(await checkStablePools(devnet.client, scenario, devnet.manifest)).toBe(3)
     expect(devnet.manifest.pools[7]).toMatchObject({ tokens: ["DAI", "USDC", "PYUSD", "USDT"], A: 200, fee: 3_000_000 })
     expect(devnet.manifest.pools[9]).toMatchObject({ A: 50, fee: 0 })
+  })
+
+  test("each stable venue has a factory of its own whose pool_list holds exactly the venue's pools", async () => {
+    expect(await checkStableFactories(devnet.client, devnet.manifest)).toBe(2)
   })
 
   test("the executor: uniswap-v2 = 1, uniswap-v3 = 2, uniswap-v4 = 3, second-v2 = 4, second-v3 = 5, second-v4 = 6; every stable pool registered", async () => {

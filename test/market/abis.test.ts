@@ -1,9 +1,11 @@
 // Our minimal Uniswap interfaces against the compiled artifacts: every event and
-// function we use exists there with the same inputs, indexed flags and outputs.
+// function we use exists there with the same inputs, indexed flags and outputs;
+// and Curve's factory interface against the devnet's stand-in factory.
 import { describe, expect, test } from "bun:test"
 import type { Abi, AbiEvent, AbiFunction } from "viem"
-import { uniswapArtifact, type UniswapContract } from "../../src/contracts/artifacts.ts"
+import { ownArtifact, uniswapArtifact, type UniswapContract } from "../../src/contracts/artifacts.ts"
 import {
+  STABLE_FACTORY_ABI,
   V2_FACTORY_ABI,
   V2_PAIR_ABI,
   V3_FACTORY_ABI,
@@ -37,4 +39,9 @@ describe("minimal ABIs match Uniswap's artifacts", () => {
       }
     })
   }
+})
+
+test("the stable factory's interface matches the devnet's StableSwapFactory", () => {
+  const theirs = ownArtifact("StableSwapFactory").abi.filter((i): i is AbiEvent | AbiFunction => i.type === "event" || i.type === "function").map(shape)
+  for (const item of STABLE_FACTORY_ABI) expect(theirs).toContainEqual(shape(item))
 })

@@ -20,7 +20,7 @@ const UNISWAP_V2_FEE_BPS = 30
 /**
  * Every venue of the manifest, in its order, as the service serves it (src/config/dexes.ts
  * servedVenues): a V2 venue's fee 30 bps unless stated, a V3 venue's pools deployed by its
- * factory, a V4 venue's PoolManager and StateView, a stable venue's listed pools.
+ * factory, a V4 venue's PoolManager and StateView, a stable venue's listed pools and its factory.
  */
 export const marketVenues = (manifest: Pick<Manifest, "dexes">): MarketVenue[] =>
   Object.entries(manifest.dexes).map(([name, venue]): MarketVenue => {
@@ -32,7 +32,7 @@ export const marketVenues = (manifest: Pick<Manifest, "dexes">): MarketVenue[] =
       case "uniswap-v4":
         return { name, kind: venue.kind, poolManager: venue.poolManager as Address, stateView: venue.stateView as Address }
       case "curve-stableswap":
-        return { name, kind: venue.kind, pools: venue.pools as Address[] }
+        return { name, kind: venue.kind, pools: venue.pools as Address[], ...(venue.factory !== undefined ? { factory: venue.factory as Address } : {}) }
     }
   })
 
