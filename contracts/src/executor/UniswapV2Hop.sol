@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+import {IRouteV2Pair} from "./ExecutorInterfaces.sol";
+import "./RouteCodec.sol" as RouteCodec;
+import {VenueRegistry} from "./VenueRegistry.sol";
+
+/// @title UniswapV2Hop
+/// @notice RouteExecutor's Uniswap V2 hop: the pair derived from the venue, paid first, then swapped.
+abstract contract UniswapV2Hop is VenueRegistry {
+    /// @dev The pair of `tokenA` and `tokenB` in V2 venue `venueId`.
+    function _v2PairOf(uint256 venueId, address tokenA, address tokenB) internal view returns (address) {
+        (address factory,) = _venue(venueId, RouteCodec.KIND_V2);
+        return _v2Pair(factory, _venueInitCodeHash[venueId], tokenA, tokenB);
+    }
+
+    function _v2Pair(address factory, bytes32 initCodeHash, address tokenA, address tokenB)
+        internal
+        pure
+        returns (address)
+    {
+        if (tokenA == tokenB) revert InvalidRoute(RouteFault.TokenChain);
+        (address token0, address token1) = tokenA < tokenB ? (tokenA, tokenB) : (tokenB, tokenA);
+        bytes32 salt;
+        assembly ("memory-safe") {
+            // keccak256(abi.encodePacked(token0, token1))
+            let m := mload(0x40)
+            mstore(m, shl(96, token0))
+            mstore(add(m, 0x14), shl(96, token1))
+            salt := keccak256(m, 0x28)
+        }
+        return _create2(factory, salt, initCodeHash);
+    }
+
+    /// @dev Swaps c.amount of c.token in the pair of V2 venue `venueId`; c.pair is that pair
+    /// when the previous hop already sent the input into it.
+    function _swapV2(Cursor memory c, uint256 venueId, address tokenOut, address to) internal returns (uint256 amountOut) {
+        (address factory, uint256 feeBps) = _venue(venueId, RouteCodec.KIND_V2);
+        address pair = c.pair;
+        bool delivered = pair != address(0);
+        if (!delivered) pair = _v2Pair(factory, _venueInitCodeHash[venueId], c.token, tokenOut);
+        if (pair.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        if (!delivered) _pay(c.token, c.payer, pair, c.amount);
+        bool zeroForOne = c.token < tokenOut;
+        amountOut = _v2AmountOut(pair, zeroForOne, c.amount, feeBps);
+        if (amountOut == 0) revert InvalidRoute(RouteFault.ZeroAmount);
+        IRouteV2Pair(pair).swap(zeroForOne ? 0 : amountOut, zeroForOne ? amountOut : 0, to, "");
+    }
+
+    /// @dev The pair's own rule with the venue's fee on the input (30 bps: Uniswap's
+    /// 997/1000), the product of reserves kept.
+    function _v2AmountOut(address pair, bool zeroForOne, uint256 amount, uint256 feeBps) internal view returns (uint256) {
+        (uint256 reserve0, uint256 reserve1,) = IRouteV2Pair(pair).getReserves();
+        (uint256 reserveIn, uint256 reserveOut) = zeroForOne ? (reserve0, reserve1) : (reserve1, reserve0);
+        uint256 amountInWithFee = amount * (BPS - feeBps);
+        return amountInWithFee * reserveOut / (reserveIn * BPS + amountInWithFee);
+    }
+}

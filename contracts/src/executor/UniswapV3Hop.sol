@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+import "./RouteCodec.sol" as RouteCodec;
+import {safeTransfer, safeTransferFrom} from "./TokenOps.sol";
+import {VenueRegistry} from "./VenueRegistry.sol";
+
+/// @title UniswapV3Hop
+/// @notice RouteExecutor's Uniswap V3 hop and the swap callback that pays the pool.
+abstract contract UniswapV3Hop is VenueRegistry {
+    using {safeTransfer, safeTransferFrom} for address;
+
+    /// @dev The V3 hop at `ptr`: its pool is derived from the hop's venue and fee.
+    function _swapV3(uint256 ptr, address token, address tokenOut, uint256 amount, address payer, address to)
+        internal
+        returns (uint256)
+    {
+        uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
+        (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
+        address pool = _v3Pool(deployer, _venueInitCodeHash[venueId], token, tokenOut, RouteCodec.u24(ptr + 22));
+        if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        if (amount > uint256(type(int256).max)) revert InvalidRoute(RouteFault.Malformed);
+        _expectedCallback = pool;
+        return _callV3(pool, to, token < tokenOut, amount, token, payer);
+    }
+
+    /// @dev pool.swap(to, zeroForOne, amount, limit, abi.encode(token, payer, amount)); returns the output.
+    function _callV3(address pool, address to, bool zeroForOne, uint256 amount, address token, address payer)
+        internal
+        returns (uint256 amountOut)
+    {
+        uint160 limit = zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, shl(224, 0x128acb08)) // swap(address,bool,int256,uint160,bytes)
+            mstore(add(m, 0x04), shr(96, shl(96, to)))
+            mstore(add(m, 0x24), iszero(iszero(zeroForOne)))
+            mstore(add(m, 0x44), amount)
+            mstore(add(m, 0x64), limit)
+            mstore(add(m, 0x84), 0xa0)
+            mstore(add(m, 0xa4), 0x60)
+            mstore(add(m, 0xc4), shr(96, shl(96, token)))
+            mstore(add(m, 0xe4), shr(96, shl(96, payer)))
+            mstore(add(m, 0x104), amount)
+            if iszero(call(gas(), pool, 0, m, 0x124, m, 0x40)) {
+                returndatacopy(m, 0, returndatasize())
+                // Error("IIA"): the pool received less input than it asked for
+                if and(
+                    eq(returndatasize(), 0x64),
+                    and(eq(shr(224, mload(m)), 0x08c379a0), eq(mload(add(m, 0x44)), shl(232, 0x494941)))
+                ) {
+                    mstore(0x00, shl(224, 0xbf16aab6)) // UnsupportedToken(address)
+                    mstore(0x04, shr(96, shl(96, token)))
+                    revert(0x00, 0x24)
+                }
+                revert(m, returndatasize())
+            }
+            if lt(returndatasize(), 0x40) { revert(0, 0) }
+            // (int256 amount0, int256 amount1): the output is the negative one
+            amountOut := sub(0, mload(add(m, mul(iszero(iszero(zeroForOne)), 0x20))))
+        }
+    }
+
+    function _v3Pool(address deployer, bytes32 initCodeHash, address tokenA, address tokenB, uint24 fee)
+        internal
+        pure
+        returns (address)
+    {
+        (address token0, address token1) = tokenA < tokenB ? (tokenA, tokenB) : (tokenB, tokenA);
+        bytes32 salt;
+        assembly ("memory-safe") {
+            // keccak256(abi.encode(token0, token1, fee))
+            let m := mload(0x40)
+            mstore(m, shr(96, shl(96, token0)))
+            mstore(add(m, 0x20), shr(96, shl(96, token1)))
+            mstore(add(m, 0x40), and(fee, 0xffffff))
+            salt := keccak256(m, 0x60)
+        }
+        return _create2(deployer, salt, initCodeHash);
+    }
+
+    /// @notice Pays a V3 pool during a swap this contract started; only that pool may call.
+    function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
+        if (msg.sender != _expectedCallback) revert UnexpectedCallback(msg.sender);
+        _expectedCallback = address(0);
+        // data is abi.encode(token, payer, amount), as _callV3 wrote it and the pool passed it on
+        address token;
+        address payer;
+        uint256 amount;
+        assembly ("memory-safe") {
+            token := calldataload(data.offset)
+            payer := calldataload(add(data.offset, 0x20))
+            amount := calldataload(add(data.offset, 0x40))
+        }
+        // exact input: the pool asks for all of it unless its price limit stopped the swap early
+        if (uint256(amount0Delta > 0 ? amount0Delta : amount1Delta) != amount) revert InvalidRoute(RouteFault.PartialFill);
+        // the pool checks its own balance after this callback: an input that arrives short
+        // makes it revert "IIA", which _callV3 reports as UnsupportedToken
+        if (payer == address(this)) token.safeTransfer(msg.sender, amount);
+        else token.safeTransferFrom(payer, msg.sender, amount);
+    }
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.37;
+
+import {IRoutePoolManager, RoutePoolKey, RouteSwapParams} from "./ExecutorInterfaces.sol";
+import "./RouteCodec.sol" as RouteCodec;
+import {safeTransfer, safeTransferFrom} from "./TokenOps.sol";
+import {VenueRegistry} from "./VenueRegistry.sol";
+
+/// @title UniswapV4Hops
+/// @notice RouteExecutor's Uniswap V4 hops: a run of them inside one unlock of the venue's
+/// PoolManager, and the unlock callback that swaps, settles and takes.
+abstract contract UniswapV4Hops is VenueRegistry {
+    using {safeTransfer, safeTransferFrom} for address;
+
+    /// @dev Runs the V4 hops between calldata positions `start` and `stop` (all of one venue)
+    /// in one unlock of the venue's PoolManager.
+    function _swapV4(uint256 start, uint256 stop, address token, uint256 amount, address payer, address to)
+        internal
+        returns (uint256)
+    {
+        bytes memory data = abi.encodePacked(token, amount, payer, to, msg.data[start:stop]);
+        return _unlock(RouteCodec.u8(start + RouteCodec.HOP_PREFIX), data);
+    }
+
+    /// @dev Unlocks the PoolManager of V4 venue `venueId` with `data`; returns the run's output.
+    function _unlock(uint256 venueId, bytes memory data) internal returns (uint256) {
+        (address manager,) = _venue(venueId, RouteCodec.KIND_V4);
+        _expectedCallback = manager;
+        return abi.decode(IRoutePoolManager(manager).unlock(data), (uint256));
+    }
+
+    /// @notice Runs V4 hops for a swap this contract started; only the PoolManager of the run in
+    /// progress may call, and only inside that swap. `data` is tokenIn(20) amountIn(32)
+    /// payer(20) to(20) and the V4 hops in the route format.
+    function unlockCallback(bytes calldata data) external returns (bytes memory) {
+        if (msg.sender != _expectedCallback) revert UnexpectedCallback(msg.sender);
+        _expectedCallback = address(0);
+        IRoutePoolManager manager = IRoutePoolManager(msg.sender);
+        uint256 base;
+        uint256 end;
+        assembly ("memory-safe") {
+            base := data.offset
+            end := add(data.offset, data.length)
+        }
+        address tokenIn = RouteCodec.addr(base);
+        uint256 amountIn = RouteCodec.word(base + 20);
+        address token = tokenIn;
+        uint256 amount = amountIn;
+        for (uint256 ptr = base + 92; ptr < end; ptr += RouteCodec.V4_HOP) {
+            address tokenOut = RouteCodec.addr(ptr + 1);
+            if (tokenOut == address(0) || tokenOut == token) revert InvalidRoute(RouteFault.TokenChain);
+            amount = _v4Swap(manager, ptr, token, tokenOut, amount);
+            token = tokenOut;
+        }
+        // intermediate currencies net to zero; pay the first input, take the last output
+        manager.sync(tokenIn);
+        address payer = RouteCodec.addr(base + 52);
+        if (payer == address(this)) tokenIn.safeTransfer(address(manager), amountIn);
+        else tokenIn.safeTransferFrom(payer, address(manager), amountIn);
+        if (manager.settle() != amountIn) revert UnsupportedToken(tokenIn);
+        manager.take(token, RouteCodec.addr(base + 72), amount);
+        return abi.encode(amount);
+    }
+
+    /// @dev The V4 hop at `ptr` (venue, fee, tickSpacing, hooks after its prefix) in `manager`.
+    function _v4Swap(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, uint256 amount)
+        internal
+        returns (uint256)
+    {
+        bool zeroForOne = token < tokenOut;
+        RoutePoolKey memory key = RoutePoolKey(
+            zeroForOne ? token : tokenOut,
+            zeroForOne ? tokenOut : token,
+            RouteCodec.u24(ptr + 22),
+            RouteCodec.i24(ptr + 25),
+            RouteCodec.addr(ptr + 28)
+        );
+        // an uninitialized pool has a zero price in slot0 (the low 160 bits of its first slot)
+        bytes32 stateSlot = keccak256(abi.encode(keccak256(abi.encode(key)), V4_POOLS_SLOT));
+        if (uint160(uint256(manager.extsload(stateSlot))) == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        if (amount > uint256(uint128(type(int128).max))) revert InvalidRoute(RouteFault.Malformed);
+        int256 delta = manager.swap(
+            key, RouteSwapParams(zeroForOne, -int256(amount), zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT), ""
+        );
+        int256 amount0 = delta >> 128;
+        int256 amount1 = int256(int128(delta));
+        (int256 deltaIn, int256 deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
+        if (deltaIn != -int256(amount)) revert InvalidRoute(RouteFault.PartialFill);
+        if (deltaOut <= 0) revert InvalidRoute(RouteFault.ZeroAmount);
+        return uint256(deltaOut);
+    }
+}
