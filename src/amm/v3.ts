@@ -213,9 +213,15 @@ export const simulateExactInput = (
   let ticksCrossed = 0
   // cursor: index of the first initialized tick > tick
   let cursor = upperBound(ticks, tick)
+  // a step that ends between ticks ends the swap: the tick of its price is only computed when read
+  let tickFromPrice = false
 
   try {
     while (remaining !== 0n && sqrtPriceX96 !== limit) {
+      if (tickFromPrice) {
+        tick = getTickAtSqrtRatio(sqrtPriceX96)
+        tickFromPrice = false
+      }
       const sqrtPriceStartX96 = sqrtPriceX96
 
       // nextInitializedTickWithinOneWord(tick, tickSpacing, zeroForOne)
@@ -281,7 +287,7 @@ export const simulateExactInput = (
         tick = zeroForOne ? tickNext - 1 : tickNext
       } else if (sqrtPriceX96 !== sqrtPriceStartX96) {
         // recompute unless we're on a lower tick boundary (already transitioned) and haven't moved
-        tick = getTickAtSqrtRatio(sqrtPriceX96)
+        tickFromPrice = true
       }
     }
   } catch (e) {
@@ -290,12 +296,15 @@ export const simulateExactInput = (
   }
 
   const consumed = kind === "v3" ? amountIn - remaining : amountIn + remaining
+  const finalTick = tick
   const result: SwapSuccess = {
     ok: true,
     amountIn: consumed,
     amountOut,
     sqrtPriceX96After: sqrtPriceX96,
-    tickAfter: tick,
+    get tickAfter() {
+      return tickFromPrice ? getTickAtSqrtRatio(sqrtPriceX96) : finalTick
+    },
     liquidityAfter: liquidity,
     ticksCrossed,
   }

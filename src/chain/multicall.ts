@@ -1,6 +1,9 @@
 // Many contract reads in Multicall3 aggregate3 eth_calls: typed reads, batches
-// of a bounded size sent together, each read allowed to fail on its own.
-import { Effect } from "effect"
+// of a bounded size sent together, each read allowed to fail on its own. A
+// batch the node fails whole (its call gas cap, its response size, a timeout)
+// is split in two and each half sent again, down to single reads; the batch
+// size then stays at the half for later reads.
+import { Effect, Metric } from "effect"
 import {
   decodeFunctionResult,
   encodeFunctionData,
@@ -11,7 +14,7 @@ import {
   type ContractFunctionReturnType,
   type Hex,
 } from "viem"
-import { RpcError } from "./rpc-error.ts"
+import { RpcError, rpcLimits } from "./rpc-error.ts"
 
 /** One read for a Multicall3 batch: where, what, and how to decode the answer. */
 export interface Read<A> {
@@ -113,11 +116,37 @@ export const makeMulticall = (
     })
 
 
+  // the batch size as learned from the node: halved whenever a batch had to be split
+  let learned = batchSize
+  let said = false
+  // failures a smaller batch may not meet: out of gas, a response too large, a timeout
+  const splittable = (e: RpcError) => e.reason === "revert" || e.reason === "rpc" || e.reason === "http" || e.reason === "timeout"
+  const sent = (reads: readonly Read<unknown>[], number: bigint | undefined): Effect.Effect<ReadResult<unknown>[], RpcError> =>
+    aggregate(reads, number).pipe(
+      Effect.catchIf(
+        (e) => splittable(e) && reads.length > 1,
+        (e) =>
+          Effect.gen(function* () {
+            const half = Math.ceil(reads.length / 2)
+            if (half < learned) learned = half
+            yield* Metric.increment(Metric.tagged(rpcLimits, "limit", "batch-split"))
+            const line = `Rpc: a batch of ${reads.length} reads failed (${e.reason}: ${e.message}); sending batches of at most ${learned} (counted in rpc_limits_total)`
+            if (!said) {
+              said = true
+              yield* Effect.logWarning(line)
+            } else yield* Effect.logDebug(line)
+            const [left, right] = yield* Effect.all([sent(reads.slice(0, half), number), sent(reads.slice(half), number)], { concurrency: 2 })
+            return [...left, ...right]
+          }),
+      ),
+    )
+
   return (reads: readonly Read<unknown>[], options?: { readonly blockNumber?: bigint; readonly batchSize?: number }) =>
     Effect.gen(function* () {
       if (reads.length === 0) return []
-      const batches = chunk(reads, options?.batchSize ?? batchSize)
-      const results = yield* Effect.forEach(batches, (batch) => aggregate(batch, options?.blockNumber), { concurrency: 8 })
+      const size = Math.min(options?.batchSize ?? batchSize, learned)
+      const batches = chunk(reads, size)
+      const results = yield* Effect.forEach(batches, (batch) => sent(batch, options?.blockNumber), { concurrency: 8 })
       return results.flat()
     }).pipe(Effect.withSpan("Rpc.multicall"))
 }

@@ -1,12 +1,14 @@
-// The chain's JSON-RPC endpoint as a service: one viem public client over a
-// fallback list of URLs, checked against the expected chain id at start, with
-// batched reads through Multicall3 (multicall.ts) and every failure as a tagged
-// RpcError (rpc-error.ts), counted in rpc_errors_total by method and reason.
+// The chain's JSON-RPC endpoints as a service: one viem public client per URL,
+// used in order of preference within each endpoint's limits (endpoints.ts:
+// failover, rate limits and Retry-After), checked against the expected chain id
+// at start; eth_getLogs over any range in windows the endpoint accepts
+// (log-ranges.ts); batched reads through Multicall3 (multicall.ts); every
+// failure as a tagged RpcError (rpc-error.ts), counted in rpc_errors_total by
+// method and reason.
 import { Context, Effect, Layer, Metric } from "effect"
 import {
   createPublicClient,
   defineChain,
-  fallback,
   hexToBigInt,
   http,
   type Address,
@@ -17,8 +19,10 @@ import {
   type StateOverride,
   type Transport,
 } from "viem"
+import { endpointLabels, makeEndpoints } from "./endpoints.ts"
+import { makeLogWalker, type LogRangeOptions } from "./log-ranges.ts"
 import { makeMulticall, type Read, type ReadResult, type ReadValue } from "./multicall.ts"
-import { RpcError, rpcErrors, toRpcError } from "./rpc-error.ts"
+import { RpcError, rpcErrors } from "./rpc-error.ts"
 
 export interface RpcConfig {
   /** endpoints in order of preference; later ones are used when earlier ones fail */
@@ -30,6 +34,10 @@ export interface RpcConfig {
   readonly timeoutMs?: number
   /** most calls per Multicall3 eth_call before a batch is split (default 500) */
   readonly multicallBatchSize?: number
+  /** how eth_getLogs ranges are walked (first window, largest window, windows in flight) */
+  readonly logRanges?: LogRangeOptions
+  /** the longest a request waits for rate-limited endpoints (default 30 s) */
+  readonly maxRateLimitWaitMs?: number
 }
 
 export interface RpcLog {
@@ -43,6 +51,7 @@ export interface RpcLog {
 
 export interface RpcBlock {
   readonly number: bigint
+  readonly hash: Hex
   readonly timestamp: bigint
   readonly baseFeePerGas: bigint
 }
@@ -91,12 +100,13 @@ export interface EstimateGasParams {
 export interface RpcService {
   readonly chainId: number
   readonly multicall3: Address
-  /** the underlying client, for what this service does not wrap */
-  readonly client: PublicClient<Transport, Chain>
   readonly blockNumber: () => Effect.Effect<bigint, RpcError>
   readonly getBlock: (blockNumber?: bigint) => Effect.Effect<RpcBlock, RpcError>
   readonly maxPriorityFeePerGas: () => Effect.Effect<bigint, RpcError>
-  /** eth_getLogs; `topics[0]` may list several event signatures */
+  /**
+   * Every log of the filter from `fromBlock` to `toBlock`, in block order: eth_getLogs in as many
+   * windows as the endpoint's limits need. `topics[0]` may list several event signatures.
+   */
   readonly getLogs: (filter: {
     readonly address?: Address | readonly Address[]
     readonly topics?: readonly (Hex | readonly Hex[] | null)[]
@@ -129,9 +139,6 @@ export interface RpcService {
   ) => Effect.Effect<{ readonly [K in keyof R]: ReadResult<ReadValue<R[K]>> }, RpcError>
 }
 
-const attempt = <A>(method: string, f: () => Promise<A>): Effect.Effect<A, RpcError> =>
-  Effect.tapError(Effect.tryPromise({ try: f, catch: toRpcError(method) }), (e) =>
-    Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
 
 /** Builds the service: the client, then one eth_chainId to check that the endpoint serves the chain. */
 export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> =>
@@ -148,11 +155,19 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       rpcUrls: { default: { http: [...config.urls] } },
       contracts: { multicall3: { address: config.multicall3 } },
     })
-    const transports = config.urls.map((url) => http(url, { timeout, retryCount: 0, batch: false }))
-    const transport = transports.length === 1 ? transports[0]! : fallback(transports, { retryCount: 0 })
-    const client = createPublicClient({ chain, transport, pollingInterval: 100 }) as PublicClient<Transport, Chain>
+    const labels = endpointLabels(config.urls)
+    const endpoints = makeEndpoints(
+      config.urls.map((url, i) => ({
+        label: labels[i]!,
+        client: createPublicClient({ chain, transport: http(url, { timeout, retryCount: 0, batch: false }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
+      })),
+      config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},
+    )
+    const attempt = <A>(method: string, f: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
+      Effect.tapError(endpoints.request(method, f), (e) =>
+        Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
 
-    const served = yield* attempt("eth_chainId", () => client.getChainId())
+    const served = yield* attempt("eth_chainId", (client) => client.getChainId())
     if (served !== config.chainId) {
       return yield* new RpcError({
         reason: "chain-mismatch",
@@ -162,23 +177,24 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     }
 
     const blockNumber = Effect.fn("Rpc.blockNumber")(function* () {
-      return yield* attempt("eth_blockNumber", () => client.getBlockNumber({ cacheTime: 0 }))
+      return yield* attempt("eth_blockNumber", (client) => client.getBlockNumber({ cacheTime: 0 }))
     })
 
     const getBlock = Effect.fn("Rpc.getBlock")(function* (number?: bigint) {
-      const block = yield* attempt("eth_getBlockByNumber", () =>
+      const block = yield* attempt("eth_getBlockByNumber", (client) =>
         number === undefined ? client.getBlock({ blockTag: "latest" }) : client.getBlock({ blockNumber: number }),
       )
-      return { number: block.number, timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? 0n } satisfies RpcBlock
+      return { number: block.number, hash: block.hash, timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? 0n } satisfies RpcBlock
     })
 
     const maxPriorityFeePerGas = Effect.fn("Rpc.maxPriorityFeePerGas")(function* () {
-      const hex = yield* attempt("eth_maxPriorityFeePerGas", () => client.request({ method: "eth_maxPriorityFeePerGas" }))
+      const hex = yield* attempt("eth_maxPriorityFeePerGas", (client) => client.request({ method: "eth_maxPriorityFeePerGas" }))
       return hexToBigInt(hex)
     })
 
-    const getLogs = Effect.fn("Rpc.getLogs")(function* (filter: Parameters<RpcService["getLogs"]>[0]) {
-      const raw = yield* attempt("eth_getLogs", () =>
+    type LogFilter = Parameters<RpcService["getLogs"]>[0]
+    const getLogsOnce = (filter: LogFilter) => Effect.gen(function* () {
+      const raw = yield* attempt("eth_getLogs", (client) =>
         client.request({
           method: "eth_getLogs",
           params: [
@@ -202,9 +218,13 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
         }),
       )
     })
+    const walkLogs = makeLogWalker(config.logRanges)
+    const getLogs = Effect.fn("Rpc.getLogs")(function* (filter: LogFilter) {
+      return yield* walkLogs((fromBlock, toBlock) => getLogsOnce({ ...filter, fromBlock, toBlock }), filter.fromBlock, filter.toBlock)
+    })
 
     const call = Effect.fn("Rpc.call")(function* (params: CallParams) {
-      const result = yield* attempt("eth_call", () =>
+      const result = yield* attempt("eth_call", (client) =>
         client.call({
           to: params.to,
           data: params.data,
@@ -220,7 +240,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     })
 
     const simulate = Effect.fn("Rpc.simulate")(function* (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) {
-      const result = yield* attempt("eth_simulateV1", () =>
+      const result = yield* attempt("eth_simulateV1", (client) =>
         client.simulateBlocks({
           ...(options?.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
           blocks: blocks.map((block) => ({
@@ -249,7 +269,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     })
 
     const estimateGas = Effect.fn("Rpc.estimateGas")(function* (params: EstimateGasParams) {
-      return yield* attempt("eth_estimateGas", () =>
+      return yield* attempt("eth_estimateGas", (client) =>
         client.estimateGas({
           account: params.from,
           to: params.to,
@@ -267,7 +287,6 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     return {
       chainId: config.chainId,
       multicall3: config.multicall3,
-      client,
       blockNumber,
       getBlock,
       maxPriorityFeePerGas,

@@ -29,7 +29,12 @@ export interface ChainSettings {
   readonly aggregators: readonly AggregatorSettings[]
   /** the block pool discovery starts from */
   readonly fromBlock: bigint
+  /** where the market's state is kept across restarts, and how often it is written; none when unset or `off` */
+  readonly marketSnapshot: { readonly path: string; readonly intervalMs: number } | undefined
 }
+
+/** Where `bun run serve` keeps the market's state when MARKET_SNAPSHOT does not say */
+export const DEFAULT_MARKET_SNAPSHOT = ".data/market.sqlite"
 
 export const ARC_CHAIN_ID = 5042
 
@@ -80,6 +85,9 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   // a bad QUOTE_TIMEOUT_MS is reported with the API's settings; the sources are checked against the default then
   quoteBudgetMs: quoteTimeoutConfig.pipe(Config.orElse(() => Config.succeed(SERVER_DEFAULTS.quoteTimeoutMs))),
   fromBlock: variable("MARKET_FROM_BLOCK", blockNumber),
+  snapshotPath: variable("MARKET_SNAPSHOT", (text) => Either.right(text)),
+  snapshotIntervalMs: variable("MARKET_SNAPSHOT_INTERVAL_MS", (text) =>
+    /^\d+$/.test(text) && Number(text) >= 1_000 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`must be a whole number of ms, at least 1000, got ${text}`)),
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
     const problems: string[] = []
@@ -115,6 +123,10 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
       priceFeeds: Option.getOrElse(read.priceFeeds, () => []),
       aggregators,
       fromBlock: Option.getOrElse(read.fromBlock, () => 0n),
+      marketSnapshot: Option.match(Option.filter(read.snapshotPath, (path) => path.toLowerCase() !== "off"), {
+        onNone: () => undefined,
+        onSome: (path) => ({ path, intervalMs: Option.getOrElse(read.snapshotIntervalMs, () => 300_000) }),
+      }),
     })
   }),
 )

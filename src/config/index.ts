@@ -12,6 +12,7 @@ export {
   ChainConfig,
   chainSettings,
   chainSettingsConfig,
+  DEFAULT_MARKET_SNAPSHOT,
   loadChainSettings,
   type ChainSettings,
 } from "./chain.ts"

@@ -93,4 +93,11 @@ export const TOPIC = {
   stablePoolSet: toEventSelector(EXECUTOR_EVENTS_ABI[2]),
 } as const satisfies Record<string, Hex>
 
-export const ALL_TOPICS: readonly Hex[] = Object.values(TOPIC)
+/** Events that create pools or change the executor's registry: few, asked over the whole history by emitter */
+export const CREATION_TOPICS: readonly Hex[] = [TOPIC.v2PairCreated, TOPIC.v3PoolCreated, TOPIC.v4Initialize, TOPIC.routerAllowlistChanged, TOPIC.venueSet, TOPIC.stablePoolSet]
+
+/**
+ * Every event the market follows block by block, asked of every emitter: the creations, and the
+ * changes of a pool's state (a V2 pair's Sync comes with each of its swaps, mints and burns)
+ */
+export const FOLLOWED_TOPICS: readonly Hex[] = [...CREATION_TOPICS, TOPIC.v2Sync, TOPIC.v3Swap, TOPIC.v3Mint, TOPIC.v3Burn, TOPIC.v4Swap, TOPIC.v4ModifyLiquidity, TOPIC.v4ProtocolFeeUpdated]

@@ -34,11 +34,15 @@ export interface MarketConfig {
   readonly tickWindow?: number
   /** how often the head is polled (default 250 ms) */
   readonly pollInterval?: Duration.DurationInput
-  /** most blocks per eth_getLogs request (default 5000) */
-  readonly logChunkBlocks?: bigint
   /** first retry delay after an RPC failure, doubled up to `retryMax` (defaults 100 ms, 5 s) */
   readonly retryBase?: Duration.DurationInput
   readonly retryMax?: Duration.DurationInput
   /** attempts at the initial load before the layer fails (default 5) */
   readonly startAttempts?: number
+  /**
+   * where the market's state is kept across restarts (an embedded SQLite file), how often it is
+   * written (default every 5 minutes, and when the service stops), and how many pools a restart
+   * reads again to check it (default 32)
+   */
+  readonly snapshot?: { readonly path: string; readonly interval?: Duration.DurationInput; readonly sample?: number }
 }

@@ -15,6 +15,8 @@ import { Clock, Context, Data, Duration, Effect, Layer, Option, Ref, Schedule, S
 import { Rpc, RpcError } from "../chain/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { MarketConfig } from "./market-config.ts"
+import { marketRestore } from "./restore.ts"
+import { snapshotStoreScoped } from "./snapshot-store.ts"
 import { emptyState, stepper, type ActorState } from "./step.ts"
 import { DEFAULT_TICK_WINDOW } from "./tick-window.ts"
 import type { World } from "./types.ts"
@@ -61,19 +63,27 @@ export const makeMarketState = (config: MarketConfig) =>
     const tokens = yield* Tokens
     const halfWidth = config.tickWindow ?? DEFAULT_TICK_WINDOW
     const pollInterval = Duration.decode(config.pollInterval ?? "250 millis")
-    const chunkBlocks = config.logChunkBlocks ?? 5_000n
     const retrySchedule = Schedule.exponential(config.retryBase ?? "100 millis").pipe(
       Schedule.union(Schedule.spaced(config.retryMax ?? "5 seconds")),
     )
 
     const empty = (block: bigint): ActorState => emptyState(rpc.chainId, block)
 
-    const step = stepper(config, rpc, tokens, halfWidth, chunkBlocks)
+    const step = stepper(config, rpc, tokens, halfWidth)
+    // the embedded store of the market's state, when one is configured and opens
+    const store = config.snapshot === undefined
+      ? undefined
+      : yield* snapshotStoreScoped(config.snapshot.path).pipe(
+          Effect.map((opened) => marketRestore(config, rpc, opened, halfWidth, step)),
+          Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no snapshot store: ${e.message}`), undefined)),
+        )
 
-    // the initial load: everything from fromBlock to the head, before the layer is ready
+    // the initial load, before the layer is ready: the stored market caught up to the head, or
+    // the pools created from fromBlock to the head, read at the head
     const initial = yield* Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
-      return yield* step(empty(config.fromBlock - 1n), head)
+      const restored = store === undefined ? undefined : yield* store.restore(head)
+      return restored ?? (yield* step(empty(config.fromBlock - 1n), head))
     }).pipe(
       Effect.retry(Schedule.intersect(retrySchedule, Schedule.recurs(Math.max(0, (config.startAttempts ?? 5) - 1)))),
       Effect.withSpan("MarketState.initialLoad"),
@@ -127,6 +137,18 @@ export const makeMarketState = (config: MarketConfig) =>
       Effect.withSpan("MarketState.follow"),
     )
     yield* Effect.forkScoped(follow)
+
+    if (store !== undefined) {
+      // written now (a load from the chain is what a restart saves), on a schedule, and at the end
+      let saved = -1n
+      const save = Effect.suspend(() => {
+        const current = world
+        if (current.block === saved) return Effect.void
+        return Effect.map(store.save(current), (written) => void (written && (saved = current.block)))
+      })
+      yield* Effect.addFinalizer(() => save)
+      yield* Effect.forkScoped(save.pipe(Effect.zipRight(Effect.sleep(config.snapshot?.interval ?? "5 minutes")), Effect.forever))
+    }
 
     // read on every request: no span (a span costs more than the read)
     const snapshot = SubscriptionRef.get(ref)

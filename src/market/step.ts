@@ -1,13 +1,18 @@
 // One step of the market actor, from the last processed block to the head:
-//  1. eth_getLogs over every venue's factory or PoolManager, the executor and
-//     the known V2/V3 pools: PairCreated / PoolCreated / Initialize discover
-//     pools; Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
-//     ProtocolFeeUpdated (V4, by pool id) mark pools touched; Mint, Burn and
-//     ModifyLiquidity also name two ticks. A second eth_getLogs over the stable
-//     pools and the stable factories: any log of a pool touches it; any log of a
-//     factory has its pool_count() and the new pool_list(i) read again (at the
-//     initial load, every index). Stable pools, listed or found through a
-//     factory, are discovered by reading their coins and the coins' decimals once.
+//  1. eth_getLogs. The first step (no pool known yet) asks only for the events
+//     that create pools or change the executor's registry (PairCreated,
+//     PoolCreated, Initialize; RouterAllowlistChanged, VenueSet, StablePoolSet)
+//     of every venue's factory or PoolManager and the executor: few events over
+//     the whole history, however many swaps it holds; the pools' state is then
+//     read at the head. Later steps ask every emitter for those events and the
+//     ones that change a pool: Sync (V2), Swap, Mint, Burn (V3) and Swap,
+//     ModifyLiquidity, ProtocolFeeUpdated (V4, by pool id) mark known pools
+//     touched; Mint, Burn and ModifyLiquidity also name two ticks. A second
+//     eth_getLogs over the stable pools and the stable factories: any log of a
+//     pool touches it; any log of a factory has its pool_count() and the new
+//     pool_list(i) read again (at the first step, every index). Stable pools,
+//     listed or found through a factory, are discovered by reading their coins
+//     and the coins' decimals once.
 //  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
@@ -32,7 +37,7 @@ import type { Address, Hex } from "viem"
 import { read, type Read, type ReadResult, type RpcService } from "../chain/index.ts"
 import type { TokensService } from "../tokens/index.ts"
 import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePoolState, type V2PoolState } from "../amm/index.ts"
-import { ALL_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
+import { CREATION_TOPICS, FOLLOWED_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
 import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder } from "./log-decoding.ts"
@@ -99,8 +104,20 @@ const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<
   return byToken
 }
 
-/** One step of the actor: from the world at `world.block` to the world at `head`. */
-export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number, chunkBlocks: bigint) => {
+/** Most addresses in one eth_getLogs filter: providers cap the filter's size too. */
+const ADDRESSES_PER_REQUEST = 500
+
+const chunked = <A>(items: readonly A[], size: number): A[][] => {
+  const out: A[][] = []
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
+  return out
+}
+
+/**
+ * One step of the actor: from the world at `world.block` to the world at `head`. The pools of
+ * `reread` are read whole at the head, whatever the logs say.
+ */
+export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number) => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
   const { registryEvent, stableFactory, discover, touch } = logDecoder(config.venues, config.executor)
@@ -112,35 +129,31 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
   const listedStablePools = config.venues.flatMap((v) => (v.kind === "curve-stableswap" ? v.pools.map((pool) => ({ venue: v.name, pool })) : []))
   const stableFactories = config.venues.flatMap((v) => (v.kind === "curve-stableswap" && v.factory !== undefined ? [{ venue: v.name, factory: v.factory }] : []))
 
-  const fetchLogs = (from: bigint, to: bigint, addresses: readonly Address[], topics: readonly Hex[] | undefined) => {
-    const ranges: [bigint, bigint][] = []
-    for (let start = from; start <= to; start += chunkBlocks) {
-      ranges.push([start, start + chunkBlocks - 1n < to ? start + chunkBlocks - 1n : to])
-    }
-    return Effect.forEach(
-      ranges,
-      ([fromBlock, toBlock]) => rpc.getLogs({ address: addresses, ...(topics === undefined ? {} : { topics: [topics] }), fromBlock, toBlock }),
-      { concurrency: 4 },
-    ).pipe(Effect.map((chunks) => chunks.flat()))
-  }
+  // the first step: creations and registry changes of the known emitters; then every emitter's followed events
+  const fetchLogs = (world: ActorState, head: bigint) =>
+    world.metas.size === 0
+      ? rpc.getLogs({ address: emitters, topics: [CREATION_TOPICS], fromBlock: world.block + 1n, toBlock: head })
+      : rpc.getLogs({ topics: [FOLLOWED_TOPICS], fromBlock: world.block + 1n, toBlock: head })
+  // any log of the stable pools and factories, a bounded list of addresses per request
+  const fetchStableLogs = (addresses: readonly Address[], from: bigint, head: bigint) =>
+    Effect.forEach(chunked(addresses, ADDRESSES_PER_REQUEST), (group) => rpc.getLogs({ address: group, fromBlock: from, toBlock: head }), { concurrency: 2 }).pipe(
+      Effect.map((groups) => groups.flat()),
+    )
 
-  return (world: ActorState, head: bigint) =>
+  return (world: ActorState, head: bigint, reread?: ReadonlySet<string>) =>
     Effect.gen(function* () {
-      const addresses: Address[] = [...emitters]
       const stableAddresses: Address[] = []
       for (const meta of world.metas.values()) {
         const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
-        if (!watched) continue
-        if (meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
-        else if (meta.kind !== "uniswap-v4") addresses.push(meta.id)
+        if (watched && meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
       }
       // a factory is followed once its list has been read
       for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
       const [logs, stableLogs] = world.block < head
         ? yield* Effect.all(
             [
-              fetchLogs(world.block + 1n, head, addresses, ALL_TOPICS),
-              stableAddresses.length > 0 ? fetchLogs(world.block + 1n, head, stableAddresses, undefined) : Effect.succeed([]),
+              fetchLogs(world, head),
+              stableAddresses.length > 0 ? fetchStableLogs(stableAddresses, world.block + 1n, head) : Effect.succeed([]),
             ],
             { concurrency: 2 },
           )
@@ -228,6 +241,11 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           excluded.delete(key)
           toLoad.push(metas.get(key)!)
         } else excluded.set(key, verdict)
+      }
+      // pools asked to be read whole again (a restored market's sample), as if new
+      for (const key of reread ?? []) {
+        const meta = metas.get(key)
+        if (meta !== undefined && world.states.has(key) && !toLoad.includes(meta)) toLoad.push(meta)
       }
       const loading = new Set(toLoad.map((m) => m.key))
       const toRefresh = [...touched].filter((k) => world.states.has(k) && !loading.has(k)).map((k) => metas.get(k)!)

@@ -27,6 +27,7 @@ export const chainServices = (settings: ChainSettings) => {
     priceFeeds: settings.priceFeeds,
     fromBlock: settings.fromBlock,
     pollInterval: MARKET_POLL_INTERVAL,
+    ...(settings.marketSnapshot !== undefined ? { snapshot: { path: settings.marketSnapshot.path, interval: settings.marketSnapshot.intervalMs } } : {}),
   })
   // every configured aggregator, each with its own breaker and budget (the own router is the pricer's)
   const sources = Layer.succeed(Sources, externalSources(settings.aggregators, { chainId: settings.chainId, executor: settings.executor }))

@@ -28,8 +28,8 @@ export const simulationErrors = Metric.counter("swap_simulation_errors_total", {
   incremental: true,
 })
 
-/** The node could not be reached (no connection, no answer in time, an HTTP error status from its endpoint): the only case in which a transaction goes out unsimulated. */
-const unreachable = (e: RpcError): boolean => e.reason === "unreachable" || e.reason === "timeout" || e.reason === "http"
+/** The node could not be reached (no connection, no answer in time, an HTTP error status or a rate limit from every endpoint): the only case in which a transaction goes out unsimulated. */
+const unreachable = (e: RpcError): boolean => e.reason === "unreachable" || e.reason === "timeout" || e.reason === "http" || e.reason === "rate-limited"
 
 /** The reason a revert gives: the executor's error name, a revert string, or none. */
 export const revertReason = (data: Hex): string | undefined => {

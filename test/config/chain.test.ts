@@ -143,7 +143,15 @@ describe("the manifest as the fallback", () => {
       priceFeeds: [{ token: A.eurc, feed: A.feed }],
       aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
       fromBlock: 0n,
+      marketSnapshot: undefined,
     })
+  })
+
+  test("MARKET_SNAPSHOT: a path keeps the market's state there (every 5 minutes unless MARKET_SNAPSHOT_INTERVAL_MS says), off or unset keeps none", () => {
+    expect(Either.getOrThrow(chainSettings({ MARKET_SNAPSHOT: "/var/lib/arc/market.sqlite" }, manifest())).marketSnapshot).toEqual({ path: "/var/lib/arc/market.sqlite", intervalMs: 300_000 })
+    expect(Either.getOrThrow(chainSettings({ MARKET_SNAPSHOT: "m.sqlite", MARKET_SNAPSHOT_INTERVAL_MS: "60000" }, manifest())).marketSnapshot).toEqual({ path: "m.sqlite", intervalMs: 60_000 })
+    expect(Either.getOrThrow(chainSettings({ MARKET_SNAPSHOT: "off" }, manifest())).marketSnapshot).toBeUndefined()
+    expect(refusal({ MARKET_SNAPSHOT: "m.sqlite", MARKET_SNAPSHOT_INTERVAL_MS: "soon" }, manifest()).join("\n")).toContain("MARKET_SNAPSHOT_INTERVAL_MS")
   })
 
   test("a manifest venue without kind takes its name's", () => {

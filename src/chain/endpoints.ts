@@ -1,0 +1,136 @@
+// The JSON-RPC endpoints of RPC_URL, in order of preference, as one requester:
+// a request goes to the first endpoint that is not resting; an endpoint that
+// fails it (unreachable, timeout, HTTP error) rests, doubling from 1 s up to
+// 30 s, and the next one takes the request over; an endpoint that answers 429
+// (or a rate-limit error) is left alone until its Retry-After (or a doubling
+// backoff) has passed, and when every endpoint is limited the request waits for
+// the first to be free again, up to `maxWaitMs`. A request's own failure (a
+// revert, a bad argument, a limit of the request's size) is returned as is:
+// another endpoint would answer it the same way.
+// Each kind of trouble is logged once per endpoint (a line again when the
+// endpoint recovers) and counted in rpc_endpoint_faults_total / rpc_limits_total.
+import { Clock, Effect, Metric } from "effect"
+import type { Chain, PublicClient, Transport } from "viem"
+import { RpcError, rpcEndpointFaults, rpcLimits, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
+
+export interface Endpoint {
+  /** how the endpoint is named in logs and metrics: its host, never its path (which may hold a key) */
+  readonly label: string
+  readonly client: PublicClient<Transport, Chain>
+}
+
+export interface EndpointsOptions {
+  /** the longest a request waits for a rate-limited endpoint to be free (default 30 s) */
+  readonly maxWaitMs?: number
+}
+
+/** A failure that says something about the endpoint, not the request: another endpoint may answer. */
+const endpointFault = (reason: RpcErrorReason): boolean => reason === "unreachable" || reason === "timeout" || reason === "http"
+
+const REST_BASE_MS = 1_000
+const REST_MAX_MS = 30_000
+const LIMIT_BACKOFF_BASE_MS = 250
+const LIMIT_BACKOFF_MAX_MS = 10_000
+
+interface EndpointState {
+  /** a faulty endpoint is tried after the others until then */
+  restUntil: number
+  /** a rate-limited endpoint is not sent anything until then */
+  limitedUntil: number
+  faults: number
+  limits: number
+}
+
+/** Labels for URLs: the host, numbered when two endpoints share one. */
+export const endpointLabels = (urls: readonly string[]): string[] => {
+  const hosts = urls.map((url) => {
+    try {
+      return new URL(url).host
+    } catch {
+      return "endpoint"
+    }
+  })
+  return hosts.map((host, i) => (hosts.filter((h) => h === host).length > 1 ? `${host}#${i + 1}` : host))
+}
+
+export const makeEndpoints = (endpoints: readonly Endpoint[], options: EndpointsOptions = {}) => {
+  const maxWaitMs = options.maxWaitMs ?? 30_000
+  const states: EndpointState[] = endpoints.map(() => ({ restUntil: 0, limitedUntil: 0, faults: 0, limits: 0 }))
+  const said = new Set<string>()
+  /** one line per endpoint and kind of trouble, until the endpoint recovers */
+  const sayOnce = (key: string, line: string) =>
+    said.has(key) ? Effect.void : Effect.zipRight(Effect.sync(() => said.add(key)), Effect.logWarning(line))
+
+  const recovered = (i: number) =>
+    Effect.suspend(() => {
+      const state = states[i]!
+      if (state.faults === 0 && state.limits === 0) return Effect.void
+      state.faults = 0
+      state.limits = 0
+      state.restUntil = 0
+      const label = endpoints[i]!.label
+      const hadFault = said.delete(`fault:${label}`)
+      const hadLimit = said.delete(`limit:${label}`)
+      return hadFault || hadLimit ? Effect.logInfo(`Rpc: endpoint ${label} answers again`) : Effect.void
+    })
+
+  const fault = (i: number, error: RpcError, now: number) =>
+    Effect.suspend(() => {
+      const state = states[i]!
+      const label = endpoints[i]!.label
+      const count = Metric.increment(Metric.tagged(Metric.tagged(rpcEndpointFaults, "endpoint", label), "reason", error.reason))
+      if (error.reason === "rate-limited") {
+        state.limits++
+        const backoff = Math.min(LIMIT_BACKOFF_MAX_MS, LIMIT_BACKOFF_BASE_MS * 2 ** (state.limits - 1))
+        state.limitedUntil = now + (error.retryAfterMs ?? backoff)
+        return Effect.all([
+          count,
+          Metric.increment(Metric.tagged(Metric.tagged(rpcLimits, "limit", "rate-limited"), "endpoint", label)),
+          sayOnce(`limit:${label}`, `Rpc: endpoint ${label} is rate-limiting (${error.message}); requests wait for it${endpoints.length > 1 ? " or go to the next endpoint" : ""} (counted in rpc_limits_total)`),
+        ], { discard: true })
+      }
+      state.faults++
+      state.restUntil = now + Math.min(REST_MAX_MS, REST_BASE_MS * 2 ** (state.faults - 1))
+      const next = endpoints.length > 1 ? `; the next endpoint takes over` : ""
+      return Effect.zipRight(count, sayOnce(`fault:${label}`, `Rpc: endpoint ${label} failed ${error.method} (${error.reason}: ${error.message})${next}`))
+    })
+
+  /** Runs one JSON-RPC request on the endpoints, as described above. */
+  const request = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
+    Effect.gen(function* () {
+      const start = yield* Clock.currentTimeMillis
+      let last: RpcError | undefined
+      for (;;) {
+        const now = yield* Clock.currentTimeMillis
+        // the endpoints free now: rested ones in order of preference, then the resting ones, soonest first
+        const free = states.flatMap((s, i) => (s.limitedUntil <= now ? [i] : []))
+        free.sort((a, b) => {
+          const ra = states[a]!.restUntil > now ? states[a]!.restUntil : 0
+          const rb = states[b]!.restUntil > now ? states[b]!.restUntil : 0
+          return ra - rb || a - b
+        })
+        for (const i of free) {
+          const result = yield* Effect.either(Effect.tryPromise({ try: () => run(endpoints[i]!.client), catch: toRpcError(method) }))
+          const time = yield* Clock.currentTimeMillis
+          if (result._tag === "Right") {
+            yield* recovered(i)
+            return result.right
+          }
+          const error = result.left
+          if (error.reason !== "rate-limited" && !endpointFault(error.reason)) return yield* error
+          yield* fault(i, error, time)
+          last = error
+        }
+        // every endpoint failed or is limited: wait for the first limited one, if it frees in time
+        const after = yield* Clock.currentTimeMillis
+        const limited = states.filter((s) => s.limitedUntil > after).map((s) => s.limitedUntil)
+        const gaveUp = last ?? new RpcError({ reason: "rate-limited", method, message: "every endpoint is rate-limiting" })
+        if (limited.length === 0) return yield* gaveUp
+        const wake = Math.min(...limited)
+        if (wake - start > maxWaitMs) return yield* gaveUp
+        yield* Effect.sleep(wake - after)
+      }
+    })
+
+  return { request }
+}
