@@ -104,6 +104,12 @@ const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<
   return byToken
 }
 
+const samePools = (a: ReadonlyMap<string, PoolState>, b: ReadonlyMap<string, PoolState>): boolean => {
+  if (a.size !== b.size) return false
+  for (const key of a.keys()) if (!b.has(key)) return false
+  return true
+}
+
 /** Most addresses in one eth_getLogs filter: providers cap the filter's size too. */
 const ADDRESSES_PER_REQUEST = 500
 
@@ -397,7 +403,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         prices: settings.prices,
         gasPriceWei: baseFee + priorityFee,
         pools: published,
-        poolsByToken: sortedPoolsByToken(published),
+        // the same pools as the last World's (only their states changed): the same index, which routing reuses too
+        poolsByToken: samePools(published, world.snapshot.pools) ? world.snapshot.poolsByToken : sortedPoolsByToken(published),
         refreshed,
       }
       return { block: head, metas, excluded, states, hidden, ramping, registry, factoryCounts, snapshot } satisfies ActorState

@@ -2,7 +2,9 @@
 // edge per pool and ordered pair of its tokens (two for a pair, up to twelve
 // for a 4-coin stable pool), outgoing edges per token and the edges of each
 // ordered token pair. Built once per snapshot (snapshots are immutable) and
-// shared by every search on it.
+// shared by every search on it. A snapshot with the same pools as the last one
+// graphed (the same poolsByToken: only states changed, as from block to block)
+// gets that graph with new edges for the pools whose state changed only.
 import { poolTokens, type PoolState } from "../amm/index.ts"
 import type { RoutingMarket } from "./types.ts"
 import { type Curve, curveOf } from "./curve.ts"
@@ -26,6 +28,8 @@ export const tokenKey = (address: string): string => {
 export class Edge {
   private model: Curve | null | undefined = undefined
   constructor(
+    /** the pool's key in the snapshot */
+    readonly key: string,
     readonly pool: PoolState,
     /** dense index of the pool in this graph (for pool-disjointness checks) */
     readonly poolIndex: number,
@@ -53,16 +57,72 @@ export class Edge {
 
 export class TokenGraph {
   /** dense index of each token key */
-  readonly tokenIndex = new Map<string, number>()
+  readonly tokenIndex: Map<string, number>
   /** outgoing edges per token index */
-  readonly out: Edge[][] = []
+  readonly out: Edge[][]
   /** tokens with a pool to each token (its neighbours), per token index */
-  readonly neighbours: number[][] = []
+  readonly neighbours: number[][]
   readonly poolCount: number
-  /** edges of each ordered pair, keyed from * tokenCount + to once built */
-  private readonly pairs = new Map<number, Edge[]>()
+  /** edges of each ordered pair, keyed from * tokenCount + to: the pairs changed since `pairs` was built, then `pairs` */
+  private readonly pairs: Map<number, Edge[]>
+  private readonly changedPairs: Map<number, Edge[]>
+  /** the key of each pool, by its index */
+  private readonly poolKeys: string[]
+  /** the edges of each pool, by its index */
+  private readonly poolEdges: Edge[][]
 
-  constructor(snapshot: RoutingMarket) {
+  /** The graph of `snapshot`; from `previous` (of a snapshot with the same pools), when given. */
+  constructor(snapshot: RoutingMarket, previous?: TokenGraph) {
+    if (previous !== undefined) {
+      this.tokenIndex = previous.tokenIndex
+      this.neighbours = previous.neighbours
+      this.poolCount = previous.poolCount
+      // the edges of pools whose state changed, new; the lists holding them, copied
+      const replaced = new Map<Edge, Edge>()
+      this.poolKeys = previous.poolKeys
+      let poolEdges = previous.poolEdges
+      for (let i = 0; i < previous.poolKeys.length; i++) {
+        const edges = previous.poolEdges[i]!
+        const pool = snapshot.pools.get(previous.poolKeys[i]!)!
+        if (pool === edges[0]!.pool) continue
+        if (poolEdges === previous.poolEdges) poolEdges = previous.poolEdges.slice()
+        const fresh = edges.map((e) => new Edge(e.key, pool, e.poolIndex, e.from, e.to, e.coinIn, e.coinOut))
+        poolEdges[i] = fresh
+        for (const [k, e] of edges.entries()) replaced.set(e, fresh[k]!)
+      }
+      this.poolEdges = poolEdges
+      if (replaced.size === 0) {
+        this.out = previous.out
+        this.pairs = previous.pairs
+        this.changedPairs = previous.changedPairs
+        return
+      }
+      const swap = (list: readonly Edge[]) => list.map((e) => replaced.get(e) ?? e)
+      this.out = [...previous.out]
+      const n = this.tokenIndex.size
+      const changedPairs = new Map(previous.changedPairs)
+      for (const e of replaced.keys()) {
+        if (this.out[e.from] === previous.out[e.from]) this.out[e.from] = swap(previous.out[e.from]!)
+        const key = e.from * n + e.to
+        if (changedPairs.get(key) === previous.changedPairs.get(key)) changedPairs.set(key, swap(previous.pair(e.from, e.to)!))
+      }
+      // the changed pairs folded into a new base once they are many (blocks add up)
+      if (changedPairs.size * 8 > previous.pairs.size) {
+        this.pairs = new Map([...previous.pairs, ...changedPairs])
+        this.changedPairs = new Map()
+      } else {
+        this.pairs = previous.pairs
+        this.changedPairs = changedPairs
+      }
+      return
+    }
+    this.poolKeys = []
+    this.poolEdges = []
+    this.changedPairs = new Map()
+    this.tokenIndex = new Map()
+    this.out = []
+    this.neighbours = []
+    this.pairs = new Map()
     const seen = new Set<PoolState>()
     const edges: Edge[] = []
     for (const [token, ids] of snapshot.poolsByToken) {
@@ -75,11 +135,16 @@ export class TokenGraph {
         if (!keys.includes(t) || new Set(keys).size !== keys.length) continue
         seen.add(pool)
         const index = keys.map((k) => this.indexOf(k))
+        const key = snapshot.pools.has(id) ? id : id.toLowerCase()
+        const own: Edge[] = []
         for (let a = 0; a < index.length; a++) {
           for (let b = 0; b < index.length; b++) {
-            if (a !== b) edges.push(new Edge(pool, seen.size - 1, index[a]!, index[b]!, a, b))
+            if (a !== b) own.push(new Edge(key, pool, seen.size - 1, index[a]!, index[b]!, a, b))
           }
         }
+        this.poolKeys.push(key)
+        this.poolEdges.push(own)
+        edges.push(...own)
       }
     }
     this.poolCount = seen.size
@@ -105,7 +170,8 @@ export class TokenGraph {
 
   /** edges from token `from` to token `to` (by index), or undefined */
   pair(from: number, to: number): readonly Edge[] | undefined {
-    return this.pairs.get(from * this.tokenIndex.size + to)
+    const key = from * this.tokenIndex.size + to
+    return this.changedPairs.get(key) ?? this.pairs.get(key)
   }
 
   private indexOf(token: string): number {
@@ -116,13 +182,16 @@ export class TokenGraph {
 }
 
 const graphs = new WeakMap<RoutingMarket, TokenGraph>()
+/** the last graph built, by its snapshot's pool index: the next snapshot with the same pools starts from it */
+let last: { readonly poolsByToken: RoutingMarket["poolsByToken"]; readonly graph: TokenGraph } | undefined
 
 /** The token graph of a snapshot, built on first use and kept as long as the snapshot lives. */
 export const graphOf = (snapshot: RoutingMarket): TokenGraph => {
   let g = graphs.get(snapshot)
   if (g === undefined) {
-    g = new TokenGraph(snapshot)
+    g = new TokenGraph(snapshot, last?.poolsByToken === snapshot.poolsByToken ? last.graph : undefined)
     graphs.set(snapshot, g)
+    last = { poolsByToken: snapshot.poolsByToken, graph: g }
   }
   return g
 }

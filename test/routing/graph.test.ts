@@ -1,0 +1,85 @@
+// The token graph from block to block: a snapshot with the same pools as the
+// last one graphed (the same poolsByToken) reuses its index, with new edges for
+// the pools whose state changed; every route on it is the route a graph built
+// from nothing gives.
+import { describe, expect, test } from "bun:test"
+import { findBestRoute } from "../../src/routing/index.ts"
+import { graphOf } from "../../src/routing/graph.ts"
+import type { World } from "../../src/market/index.ts"
+import { concentrated, snapshotOf, stable, token, USDC, v2 } from "./helpers.ts"
+
+const E18 = 10n ** 18n
+const E6 = 10n ** 6n
+const [A, B, C] = [token(1), token(2), token(3)]
+
+const market = () =>
+  snapshotOf([
+    v2(A, B, 1_000n * E18, 2_000n * E18),
+    v2(B, C, 5_000n * E18, 5_000n * E18),
+    v2(A, C, 800n * E18, 1_700n * E18),
+    concentrated({ token0: A, token1: B, fee: 3000, tickSpacing: 60, tick: 6960, positions: [{ lower: -887220, upper: 887220, liquidity: 10n ** 21n }] }),
+    stable([USDC, C], [1_000_000n * E6, 1_000_000n * E18], [6, 18], 400n, 4_000_000n),
+  ])
+
+/** The snapshot at the next block: `changes` applied to some pools, the pool index kept. */
+const nextBlock = (world: World, changes: Record<string, (pool: any) => object>): World => {
+  const pools = new Map(world.pools)
+  for (const [key, change] of Object.entries(changes)) pools.set(key, { ...pools.get(key)!, ...change(pools.get(key)) } as never)
+  return { ...world, pools }
+}
+
+const trades = [
+  { tokenIn: A, tokenOut: B, amountIn: 30n * E18 },
+  { tokenIn: A, tokenOut: C, amountIn: 100n * E18 },
+  { tokenIn: C, tokenOut: USDC, amountIn: 10_000n * E18 },
+  { tokenIn: B, tokenOut: USDC, amountIn: 50n * E18 },
+]
+
+describe("the graph of the next block", () => {
+  test("routes on it are the routes of a graph built from nothing", () => {
+    const first = market()
+    graphOf(first)
+    const [ab, bc] = [...first.pools.keys()]
+    const second = nextBlock(first, { [ab!]: (p) => ({ reserve0: p.reserve0 * 3n }), [bc!]: (p) => ({ reserve1: p.reserve1 / 4n }) })
+    expect(second.poolsByToken).toBe(first.poolsByToken)
+    // the same snapshot with its own pool index: a graph built from nothing
+    const rebuilt = { ...second, poolsByToken: new Map(second.poolsByToken) }
+    for (const trade of trades) {
+      const reused = findBestRoute(second, trade)
+      expect(reused).toEqual(findBestRoute(rebuilt, trade))
+      // and not the first block's answer where the changed pools matter
+      if (trade.tokenIn === A && trade.tokenOut === B) expect(reused!.amountOut).not.toBe(findBestRoute(first, trade)!.amountOut)
+    }
+  })
+
+  test("the unchanged pools keep their edges (and float models); the changed ones get new edges", () => {
+    const first = market()
+    const g1 = graphOf(first)
+    const [ab] = [...first.pools.keys()]
+    const second = nextBlock(first, { [ab!]: (p) => ({ reserve1: p.reserve1 + 1n }) })
+    const g2 = graphOf(second)
+    expect(g2).not.toBe(g1)
+    expect(g2.tokenIndex).toBe(g1.tokenIndex)
+    const edges = (g: typeof g1) => g.out.flat()
+    const [before, after] = [edges(g1), edges(g2)]
+    expect(after.length).toBe(before.length)
+    for (const [i, e] of after.entries()) {
+      if (e.key === ab) {
+        expect(e).not.toBe(before[i])
+        expect(e.pool).toBe(second.pools.get(ab)!)
+      } else expect(e).toBe(before[i]!)
+    }
+    // a snapshot with nothing changed shares the whole graph's edges
+    const third = { ...second }
+    expect(graphOf(third).out).toBe(g2.out)
+  })
+
+  test("a snapshot with another pool set is graphed from nothing", () => {
+    const first = market()
+    graphOf(first)
+    const fewer = snapshotOf([...first.pools.values()].slice(1))
+    const g = graphOf(fewer)
+    expect(g.poolCount).toBe(4)
+    expect(findBestRoute(fewer, trades[0]!)).toEqual(findBestRoute({ ...fewer, poolsByToken: new Map(fewer.poolsByToken) }, trades[0]!))
+  })
+})
