@@ -85,7 +85,7 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], options: Endpoints
         state.limitedUntil = now + (error.retryAfterMs ?? backoff)
         return Effect.all([
           count,
-          Metric.increment(Metric.tagged(Metric.tagged(rpcLimits, "limit", "rate-limited"), "endpoint", label)),
+          Metric.increment(Metric.tagged(rpcLimits, "limit", "rate-limited")),
           sayOnce(`limit:${label}`, `Rpc: endpoint ${label} is rate-limiting (${error.message}); requests wait for it${endpoints.length > 1 ? " or go to the next endpoint" : ""} (counted in rpc_limits_total)`),
         ], { discard: true })
       }

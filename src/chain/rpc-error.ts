@@ -138,7 +138,7 @@ export const toRpcError = (method: string) => (cause: unknown): RpcError => {
   return new RpcError({ reason: "rpc", method, message: found(RpcRequestError) ? text : message })
 }
 
-/** A provider's limits met (rate-limited, log-range, log-results, log-timeout, batch-split), by limit and endpoint. */
+/** A provider's limits met (rate-limited, log-range, log-results, log-timeout, batch-split), by limit. */
 export const rpcLimits = Metric.counter("rpc_limits_total", {
   description: "Times a provider's limit was met and worked around: rate limits waited out, eth_getLogs ranges shrunk, batches split",
   incremental: true,

@@ -2,8 +2,9 @@
 // endpoints, batched reads with per-call failures, and failures as tagged data.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either } from "effect"
-import { encodeFunctionData, parseAbi, type Address } from "viem"
-import { makeRpc, read, type RpcConfig } from "../../src/chain/index.ts"
+import { decodeFunctionData, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
+import { makeRpc, read, RpcError, type RpcConfig } from "../../src/chain/index.ts"
+import { makeMulticall } from "../../src/chain/multicall.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 
@@ -96,5 +97,44 @@ describe("reads", () => {
     // an account holding no EURC cannot transfer any
     const reason = await failureOf(Effect.flatMap(makeRpc(config()), (rpc) => rpc.call({ to: eurc, data, from: testAccounts[7]!.address })))
     expect(reason).toBe("revert")
+  })
+})
+
+describe("a node that fails large batches", () => {
+  // the node's eth_call, refusing an aggregate3 of more than 16 calls as out of gas
+  const AGGREGATE3 = parseAbi(["function aggregate3((address target, bool allowFailure, bytes callData)[] calls) payable returns ((bool success, bytes returnData)[])"])
+
+  test("a batch it fails is split in halves until it answers; later batches start at the size that worked", async () => {
+    const rpc = await Effect.runPromise(makeRpc(config()))
+    const asked: number[] = []
+    const call = (params: { readonly to: Address; readonly data: Hex; readonly blockNumber?: bigint }) =>
+      Effect.suspend(() => {
+        const [calls] = decodeFunctionData({ abi: AGGREGATE3, data: params.data }).args as [readonly unknown[]]
+        asked.push(calls.length)
+        return calls.length > 16 ? Effect.fail(new RpcError({ reason: "rpc", method: "eth_call", message: "out of gas" })) : rpc.call(params)
+      })
+    const multicall = makeMulticall(devnet.manifest.multicall3 as Address, 500, call)
+    const token = devnet.manifest.tokens.EURC!.address as Address
+    const reads = Array.from({ length: 100 }, (_, i) => read({ address: token, abi: ERC20, functionName: "balanceOf", args: [testAccounts[i % 10]!.address] }))
+    const results = await Effect.runPromise(multicall(reads))
+    const direct = await Promise.all(testAccounts.slice(0, 10).map((a) => devnet.client.readContract({ address: token, abi: ERC20, functionName: "balanceOf", args: [a.address] })))
+    expect(results.map((r) => (r.success ? r.value : "failed"))).toEqual(reads.map((_, i) => direct[i % 10]!))
+    // 100 -> 50 -> 25 -> 13/12: every read answered, in order
+    expect(asked.filter((n) => n > 16).length).toBe(7)
+    expect(asked.filter((n) => n <= 16).reduce((a, b) => a + b, 0)).toBe(100)
+    asked.length = 0
+    await Effect.runPromise(multicall(reads))
+    expect(asked.every((n) => n <= 16)).toBe(true)
+    expect(asked.length).toBe(Math.ceil(100 / 13))
+  })
+
+  test("a read that fails alone is not split further: the batch fails", async () => {
+    const rpc = await Effect.runPromise(makeRpc(config()))
+    const call = (params: { readonly to: Address; readonly data: Hex; readonly blockNumber?: bigint }) =>
+      Effect.suspend(() => (params.data.length > 0 ? Effect.fail(new RpcError({ reason: "rpc", method: "eth_call", message: "out of gas" })) : rpc.call(params)))
+    const multicall = makeMulticall(devnet.manifest.multicall3 as Address, 500, call)
+    const token = devnet.manifest.tokens.EURC!.address as Address
+    const error = await Effect.runPromise(Effect.flip(multicall([read({ address: token, abi: ERC20, functionName: "decimals", args: [] }), read({ address: token, abi: ERC20, functionName: "decimals", args: [] })])))
+    expect(error.message).toBe("out of gas")
   })
 })
