@@ -7,8 +7,9 @@
 // the first to be free again, up to `maxWaitMs`. A request's own failure (a
 // revert, a bad argument, a limit of the request's size) is returned as is:
 // another endpoint would answer it the same way.
-// Each kind of trouble is logged once per endpoint (a line again when the
-// endpoint recovers) and counted in rpc_endpoint_faults_total / rpc_limits_total.
+// A fault is logged once per outage of an endpoint (and its recovery once), a
+// rate limit once per endpoint; every one is counted in rpc_endpoint_faults_total
+// and rpc_limits_total.
 import { Clock, Effect, Metric } from "effect"
 import type { Chain, PublicClient, Transport } from "viem"
 import { RpcError, rpcEndpointFaults, rpcLimits, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
@@ -69,9 +70,8 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], options: Endpoints
       state.limits = 0
       state.restUntil = 0
       const label = endpoints[i]!.label
-      const hadFault = said.delete(`fault:${label}`)
-      const hadLimit = said.delete(`limit:${label}`)
-      return hadFault || hadLimit ? Effect.logInfo(`Rpc: endpoint ${label} answers again`) : Effect.void
+      // a rate limit is said once for the service's life (a busy endpoint meets it every second); a fault once per outage
+      return said.delete(`fault:${label}`) ? Effect.logInfo(`Rpc: endpoint ${label} answers again`) : Effect.void
     })
 
   const fault = (i: number, error: RpcError, now: number) =>

@@ -75,10 +75,10 @@ const nodeText = (cause: BaseError): string => {
   const parts: string[] = []
   cause.walk((e) => {
     const err = e as { details?: unknown; message?: unknown }
-    if (typeof err.details === "string") parts.push(err.details)
+    if (typeof err.details === "string" && !parts.includes(err.details)) parts.push(err.details)
     return false
   })
-  parts.push(cause.shortMessage)
+  if (!parts.includes(cause.shortMessage)) parts.push(cause.shortMessage)
   return parts.join(" | ")
 }
 

@@ -32,7 +32,7 @@ export interface RpcConfig {
   readonly multicall3: Address
   /** per-request timeout, ms (default 5000) */
   readonly timeoutMs?: number
-  /** most calls per Multicall3 eth_call before a batch is split (default 500) */
+  /** most calls per Multicall3 eth_call before a batch is split (default 1,000: a few million gas of reads) */
   readonly multicallBatchSize?: number
   /** how eth_getLogs ranges are walked (first window, largest window, windows in flight) */
   readonly logRanges?: LogRangeOptions
@@ -147,7 +147,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       return yield* new RpcError({ reason: "config", method: "Rpc.make", message: "no RPC URL configured" })
     }
     const timeout = config.timeoutMs ?? 5_000
-    const batchSize = config.multicallBatchSize ?? 500
+    const batchSize = config.multicallBatchSize ?? 1_000
     const chain = defineChain({
       id: config.chainId,
       name: `chain ${config.chainId}`,

@@ -64,3 +64,4 @@ export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): st
   if (manifestPath !== undefined) lines.push(`  manifest ${manifestPath}`)
   return lines.join("\n")
 }
+export { startNodeProxy, type NodeProxy, type NodeProxyLimits } from "./node-proxy.ts"

@@ -5,7 +5,7 @@
 // later. Tokens that tax, rebase or restrict transfers are never routed.
 import { Effect, Option } from "effect"
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
-import { read, type Read, type RpcError, type RpcService } from "../chain/index.ts"
+import { read, type Read, type RpcBlock, type RpcError, type RpcService } from "../chain/index.ts"
 import { ownArtifact } from "../contracts/index.ts"
 
 export type UnroutableReason =
@@ -54,7 +54,8 @@ const decodeInt = (data: Hex): readonly [bigint, bigint] =>
   decodeAbiParameters([{ type: "int256" }, { type: "int256" }], data)
 
 /** The check over one node, with rebasing looked for `horizon` seconds ahead. */
-export const makeRoutabilityCheck = (rpc: RpcService, horizon: bigint) => {
+/** `latestBlock`: the head's block, read once for many checks made at about the same time. */
+export const makeRoutabilityCheck = (rpc: RpcService, horizon: bigint, latestBlock: Effect.Effect<RpcBlock, RpcError> = rpc.getBlock()) => {
   const probeCode = ownArtifact("TokenTransferProbe").deployedBytecode
   const probeAt = (from: Address, to: Address, token: Address, amount: bigint) =>
     ({ to: from, data: encodeFunctionData({ abi: PROBE_ABI, functionName: "probe", args: [token, to, amount] }) }) as const
@@ -134,7 +135,7 @@ export const makeRoutabilityCheck = (rpc: RpcService, horizon: bigint) => {
         read({ address: token, abi: ERC20_ABI, functionName: "decimals", args: [] }) as Read<unknown>,
         ...holders.map((h) => read({ address: token, abi: ERC20_ABI, functionName: "balanceOf", args: [h] }) as Read<unknown>),
       ]
-      const [head, results] = yield* Effect.all([rpc.getBlock(), rpc.multicall(reads)], { concurrency: 2 })
+      const [head, results] = yield* Effect.all([latestBlock, rpc.multicall(reads)], { concurrency: 2 })
       if (!results[0]!.success) {
         return { routable: false, reason: "not-a-token", detail: `${token} does not answer decimals()` } satisfies Routability
       }

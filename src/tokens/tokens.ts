@@ -144,7 +144,9 @@ export const parseTokenAddress = (address: string): Effect.Effect<Address, Token
 export const makeTokens = (config: TokensConfig = {}) =>
   Effect.gen(function* () {
     const rpc = yield* Rpc
-    const check = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR)
+    // the checks of a market's new tokens run together: one read of the head serves them for a second
+    const head = yield* Cache.make({ capacity: 1, timeToLive: Duration.seconds(1), lookup: (_: "latest") => rpc.getBlock() })
+    const check = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR, head.get("latest"))
 
     const readMetadata = (token: string) =>
       Effect.gen(function* () {

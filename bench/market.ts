@@ -1,0 +1,105 @@
+// The market at chain scale: a devnet with a long history (about 2,000 pools
+// of every kind created over a million blocks, and many swaps), served through
+// a node proxy with a public provider's limits (eth_getLogs at most 10,000
+// blocks and 10,000 results, 50 requests a second, 429 past it). Measured: the
+// time and the requests to become ready from nothing and from the stored
+// snapshot, with 5,000 and with 50,000 swaps in the history (the figures must
+// not grow with the swaps); the refresh of a block that touches 200 pools.
+import { Effect, Either, ManagedRuntime } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { chainSettings } from "../src/config/index.ts"
+import { startNodeProxy, type NodeProxy } from "../src/devnet/index.ts"
+import { MarketState } from "../src/market/index.ts"
+import { chainServices } from "../src/swap/live.ts"
+import { startHistoryDevnet, type HistoryDevnet } from "./market-history.ts"
+import type { Measurement } from "./measurement.ts"
+
+const POOLS = 2_000
+const BLOCKS = 1_000_000
+const READY_FROM_NOTHING_S = 10
+const READY_FROM_SNAPSHOT_S = 2
+const LIMITS = { maxLogBlocks: 10_000, maxLogResults: 10_000, requestsPerSecond: 50 }
+
+const requestsNote = (proxy: NodeProxy) => {
+  const { byMethod, rateLimited } = proxy.counts()
+  const parts = Object.entries(byMethod).sort((a, b) => b[1] - a[1]).map(([method, n]) => `${method} ${n}`)
+  return `${parts.join(", ")}${rateLimited > 0 ? `; ${rateLimited} answered 429` : ""}`
+}
+
+/** The chain services over the proxy, as `bun run serve` builds them, with the market kept in `snapshot`. */
+const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string) => {
+  const settings = Either.getOrThrow(
+    chainSettings(
+      { RPC_URL: proxy.url, AGGREGATORS: "[]", MARKET_FROM_BLOCK: history.fromBlock.toString(), MARKET_SNAPSHOT: snapshot, LOG_LEVEL: "warn" },
+      history.devnet.manifest,
+    ),
+  )
+  return ManagedRuntime.make(chainServices(settings))
+}
+
+/** From the runtime's creation to its first World: the start. */
+const start = async (runtime: ReturnType<typeof services>) => {
+  const started = performance.now()
+  const world = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.snapshot))
+  return { world, seconds: (performance.now() - started) / 1000 }
+}
+
+const measureHistory = async (swaps: number, touch: boolean): Promise<Measurement[]> => {
+  const built = performance.now()
+  const history = await startHistoryDevnet({ pools: POOLS, blocks: BLOCKS, swaps })
+  const buildSeconds = (performance.now() - built) / 1000
+  const proxy = await startNodeProxy(history.devnet.node.rpcUrl, LIMITS)
+  const dir = mkdtempSync(join(tmpdir(), "market-bench-"))
+  const snapshot = join(dir, "market.sqlite")
+  const label = `${history.poolCount.total} pools, ${(Number(history.headBlock - history.fromBlock) / 1e6).toFixed(2)}M blocks, ${history.swapsMade} swaps`
+  const rows: Measurement[] = []
+  try {
+    // from nothing
+    const first = services(history, proxy, snapshot)
+    let published: number
+    try {
+      const { world, seconds } = await start(first)
+      published = world.pools.size
+      rows.push({ name: `ready from nothing (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_NOTHING_S}`, met: seconds < READY_FROM_NOTHING_S, note: `${world.pools.size} pools published; fixture built in ${buildSeconds.toFixed(0)} s` })
+      rows.push({ name: `requests to ready from nothing (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+
+      if (touch) {
+        // one block that swaps on 200 pools: from its mining to the World at it
+        proxy.resetCounts()
+        const block = await history.touchPools(200)
+        const mined = performance.now()
+        const next = await first.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
+        const ms = performance.now() - mined
+        rows.push({ name: `refresh of a block touching 200 pools`, value: ms, unit: "ms", note: `${next.refreshed?.length ?? 0} pools read again; the poll every 100 ms included` })
+        rows.push({ name: `requests for that block`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+      }
+    } finally {
+      // the market is written when it stops
+      await first.dispose()
+    }
+
+    // from the snapshot
+    proxy.resetCounts()
+    const second = services(history, proxy, snapshot)
+    try {
+      const { world, seconds } = await start(second)
+      rows.push({ name: `ready from the snapshot (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_SNAPSHOT_S}`, met: seconds < READY_FROM_SNAPSHOT_S && world.pools.size === published, note: `${world.pools.size} pools published (${published} from nothing)` })
+      rows.push({ name: `requests to ready from the snapshot (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+    } finally {
+      await second.dispose()
+    }
+  } finally {
+    await proxy.stop()
+    await history.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return rows
+}
+
+export const run = async (): Promise<Measurement[]> => [...(await measureHistory(5_000, false)), ...(await measureHistory(50_000, true))]
+
+if (import.meta.main) {
+  for (const m of await run()) console.log(m)
+}
