@@ -14,7 +14,7 @@ import type { ConcentratedPoolState, PoolState, StablePoolState } from "../../sr
 import { MarketState, MAX_TICK, MIN_TICK, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { marketConfig, marketLayer, poolKey, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord } from "./support.ts"
+import { marketConfig, marketLayer, poolKey, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord, sendFrom } from "./support.ts"
 
 let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
@@ -40,18 +40,7 @@ const idOf = (pool: ManifestPool) => poolKey(devnet.manifest, pool)
 const readAt = <T>(address: string, abi: Abi, functionName: string, args: readonly unknown[], blockNumber: bigint) =>
   devnet.client.readContract({ address: address as Address, abi, functionName, args, blockNumber }) as Promise<T>
 
-/**
- * A fixed gas limit for test transactions: an estimate made in one second can fall short
- * when the transaction is mined in the next (a V3 pool then writes a new oracle observation).
- */
-const GAS = 5_000_000n
-
-const send = async (from: Address, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => {
-  const hash = await devnet.client.writeContract({ address, abi, functionName, args, account: from, chain: devnet.client.chain, gas: GAS } as never)
-  const receipt = await devnet.client.waitForTransactionReceipt({ hash })
-  if (receipt.status !== "success") throw new Error(`${functionName} reverted`)
-  return receipt
-}
+const send = sendFrom(() => devnet.client)
 
 const deploy = async (from: Address, artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
   const hash = await devnet.client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: from, chain: devnet.client.chain } as never)

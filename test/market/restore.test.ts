@@ -18,7 +18,7 @@ import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
 import { MarketState, type MarketConfig, type World } from "../../src/market/index.ts"
 import { openSnapshotStore } from "../../src/market/snapshot-store.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { marketConfig, marketLayer, poolKey, rpcConfig, tokenAddress } from "./support.ts"
+import { marketConfig, marketLayer, poolKey, rpcConfig, tokenAddress, sendFrom } from "./support.ts"
 
 let devnet: TestDevnet
 let dir: string
@@ -27,14 +27,7 @@ const V3_POOL = uniswapArtifact("UniswapV3Pool").abi
 const ERC20 = ownArtifact("TestToken").abi
 const alice = testAccounts[1]!.address
 const owner = testAccounts[9]!.address
-const GAS = 5_000_000n
-
-const send = async (from: Address, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => {
-  const hash = await devnet.client.writeContract({ address, abi, functionName, args, account: from, chain: devnet.client.chain, gas: GAS } as never)
-  const receipt = await devnet.client.waitForTransactionReceipt({ hash })
-  if (receipt.status !== "success") throw new Error(`${functionName} reverted`)
-  return receipt
-}
+const send = sendFrom(() => devnet.client)
 
 const poolOf = (dex: string, a: string, b: string) =>
   devnet.manifest.pools.find((p) => p.dex === dex && p.tokens.includes(a) && p.tokens.includes(b)) as ManifestPairPool

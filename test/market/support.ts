@@ -1,9 +1,9 @@
 // Layers over a running devnet for the market and tokens tests: Rpc, Tokens and
 // MarketState built from the manifest, and an Rpc that records every batched read.
 import { Effect, Layer, ManagedRuntime } from "effect"
-import type { Address } from "viem"
+import type { Abi, Address } from "viem"
 import { makeRpc, Rpc, type RpcConfig, type RpcError } from "../../src/chain/index.ts"
-import { manifestVenue, poolKind, type Manifest, type ManifestPool } from "../../src/devnet/index.ts"
+import { manifestVenue, poolKind, type DevnetClient, type Manifest, type ManifestPool } from "../../src/devnet/index.ts"
 import { MarketState, type MarketConfig, type MarketVenue } from "../../src/market/index.ts"
 import { Tokens } from "../../src/tokens/index.ts"
 
@@ -87,3 +87,18 @@ export const poolKey = (manifest: Pick<Manifest, "dexes">, pool: ManifestPool): 
     : pool.pool.toLowerCase()
 
 export const tokenAddress = (manifest: Manifest, symbol: string): Address => manifest.tokens[symbol]!.address as Address
+
+/**
+ * A fixed gas limit for test transactions: an estimate made in one second can fall short
+ * when the transaction is mined in the next (a V3 pool then writes a new oracle observation).
+ */
+const GAS = 5_000_000n
+
+/** Sends a contract call from a devnet account and waits for it; a revert throws. */
+export const sendFrom = (client: () => DevnetClient) => async (from: Address, address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => {
+  const c = client()
+  const hash = await c.writeContract({ address, abi, functionName, args, account: from, chain: c.chain, gas: GAS } as never)
+  const receipt = await c.waitForTransactionReceipt({ hash })
+  if (receipt.status !== "success") throw new Error(`${functionName} reverted`)
+  return receipt
+}
