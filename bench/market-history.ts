@@ -224,8 +224,9 @@ export const poolSplit = (pools: number): { readonly stable: number; readonly pe
 
 const buildUniverse = (options: HistoryOptions, rng: Rng): Universe => {
   const { stable: stableCount, perVenue } = poolSplit(options.pools)
-  const volatileCount = Math.min(48, Math.max(8, Math.ceil(Math.sqrt(options.pools) * 1.1)))
-  const stableTokenCount = Math.min(8, Math.max(3, Math.ceil(stableCount / 5)))
+  // enough tokens that every venue finds its pools among distinct pairs (and stable pools among distinct coin sets)
+  const volatileCount = Math.max(8, Math.ceil(Math.sqrt(options.pools) * 1.1), options.pools > 2_500 ? Math.ceil(Math.sqrt(options.pools * 0.45)) : 0)
+  const stableTokenCount = Math.min(16, Math.max(3, Math.ceil(stableCount / 5)))
   const tokens: FixtureToken[] = [{ symbol: "USDC", decimals: 6, micros: 1_000_000n, stable: true }]
   for (let i = 0; i < stableTokenCount; i++) tokens.push({ symbol: `USD${i}`, decimals: i % 2 === 0 ? 6 : 18, micros: 1_000_000n, stable: true })
   for (let i = 0; i < volatileCount; i++) {
@@ -780,7 +781,7 @@ const build = async (
         allowFailure: false,
         callData: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [executor, maxUint256] }),
       })),
-    ], 5_000_000n, "Multicall3 approves the executor"),
+    ], 100_000n * BigInt(universe.tokens.length) + 1_000_000n, "Multicall3 approves the executor"),
   )
   await send(setup)
   await mine()

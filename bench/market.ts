@@ -4,7 +4,9 @@
 // blocks and 10,000 results, 50 requests a second, 429 past it). Measured: the
 // time and the requests to become ready from nothing and from the stored
 // snapshot, with 5,000 and with 50,000 swaps in the history (the figures must
-// not grow with the swaps); the refresh of a block that touches 200 pools.
+// not grow with the swaps); the refresh of a block that touches 200 pools; and
+// at 20,000 pools (a short history), the market's memory per pool and the
+// refresh of a block touching 200 of them.
 import { Effect, Either, ManagedRuntime } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -98,7 +100,53 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
   return rows
 }
 
-export const run = async (): Promise<Measurement[]> => [...(await measureHistory(5_000, false)), ...(await measureHistory(50_000, true))]
+const heapAfterGc = () => {
+  Bun.gc(true)
+  return process.memoryUsage().heapUsed
+}
+
+/** 20,000 pools over a short history, no request rate limit: the market's memory and a block touching 200 pools. */
+const measureScale = async (): Promise<Measurement[]> => {
+  const history = await startHistoryDevnet({ pools: 20_000, blocks: 20_000, swaps: 0 })
+  const proxy = await startNodeProxy(history.devnet.node.rpcUrl, { maxLogBlocks: LIMITS.maxLogBlocks, maxLogResults: LIMITS.maxLogResults })
+  const dir = mkdtempSync(join(tmpdir(), "market-bench-"))
+  const rows: Measurement[] = []
+  try {
+    const before = heapAfterGc()
+    const runtime = services(history, proxy, join(dir, "market.sqlite"))
+    try {
+      const { world, seconds } = await start(runtime)
+      const bytes = (heapAfterGc() - before) / world.pools.size
+      rows.push({ name: `ready from nothing (${world.pools.size} pools, no rate limit)`, value: seconds, unit: "s", note: `${proxy.counts().total} requests: ${requestsNote(proxy)}` })
+      rows.push({ name: `market memory per pool at ${world.pools.size} pools`, value: Math.round(bytes), unit: "bytes", note: "the whole service's heap after the start, over its pools: states, metas, the World, token checks" })
+      const touched: number[] = []
+      let requests = 0
+      for (let i = 0; i < 5; i++) {
+        proxy.resetCounts()
+        const block = await history.touchPools(200)
+        const mined = performance.now()
+        await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
+        touched.push(performance.now() - mined)
+        requests = proxy.counts().total
+      }
+      touched.sort((a, b) => a - b)
+      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of 5`, value: touched[2]!, unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
+    } finally {
+      await runtime.dispose()
+    }
+  } finally {
+    await proxy.stop()
+    await history.stop()
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return rows
+}
+
+export const run = async (): Promise<Measurement[]> => [
+  ...(await measureHistory(5_000, false)),
+  ...(await measureHistory(50_000, true)),
+  ...(await measureScale()),
+]
 
 if (import.meta.main) {
   for (const m of await run()) console.log(m)

@@ -85,6 +85,8 @@ export const makeMarketState = (config: MarketConfig) =>
       const restored = store === undefined ? undefined : yield* store.restore(head)
       return restored ?? (yield* step(empty(config.fromBlock - 1n), head))
     }).pipe(
+      // an attempt that fails is said, with why, before the next one starts over
+      Effect.tapError((e) => Effect.logWarning(`MarketState: the initial load failed (${e.message}); trying again`)),
       Effect.retry(Schedule.intersect(retrySchedule, Schedule.recurs(Math.max(0, (config.startAttempts ?? 5) - 1)))),
       Effect.withSpan("MarketState.initialLoad"),
     )
