@@ -5,7 +5,7 @@
 // another process (`bun run keys`, another instance) counts on its next request.
 import { Database, type Statement } from "bun:sqlite"
 import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
-import { timingSafeEqual } from "node:crypto"
+import { createHmac, timingSafeEqual } from "node:crypto"
 import { existsSync, mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import type { KeyStoreConfig } from "../config/index.ts"
@@ -60,6 +60,12 @@ export interface ApiKeysShape {
   readonly verify: (presented: string) => Effect.Effect<KeyRecord, KeyRejected | KeyStoreError>
   /** Succeeds when the store answers (health checks). */
   readonly ping: Effect.Effect<void, KeyStoreError>
+  /**
+   * A key for signing something else the API hands out (a quote id, say), derived from the
+   * store's secret and the purpose: the same on every instance sharing the store, and never
+   * the key hashes' own.
+   */
+  readonly derivedKey: (purpose: string) => Uint8Array
 }
 
 const toRecord = (row: KeyRow): KeyRecord => ({
@@ -133,7 +139,9 @@ export const keyStoreOver = (rows: KeyRows): ApiKeysShape => {
       })
     })
 
-  return { kind: rows.kind, create, list, revoke, verify, ping: rows.ping }
+  const derivedKey = (purpose: string): Uint8Array => new Uint8Array(createHmac("sha256", secret).update(`derived key: ${purpose}`, "utf8").digest())
+
+  return { kind: rows.kind, create, list, revoke, verify, ping: rows.ping, derivedKey }
 }
 
 interface SqliteRow {

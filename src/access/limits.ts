@@ -16,6 +16,8 @@ export interface RateDecision {
   readonly remaining: number
   /** whole seconds until one more request is allowed; 0 when allowed */
   readonly retryAfterSeconds: number
+  /** whole seconds, rounded up, until the bucket is full again (this request counted); 0 when full */
+  readonly resetSeconds: number
 }
 
 /** The shared limit store cannot be reached and the service is set to refuse rather than decide alone. */
@@ -40,6 +42,14 @@ interface Bucket {
 // one token is 1 − ε so that float refill (x · 60000 / 60000) never falls a hair short
 const EPSILON = 1e-9
 
+/**
+ * Whole seconds until a bucket of `perMinute` holding `tokens` is full again:
+ * ceil((capacity − tokens) / (perMinute / 60 a second)); a whole number of
+ * seconds that float arithmetic overshoots by a hair stays that number.
+ */
+const secondsToFull = (tokens: number, perMinute: number): number =>
+  Math.max(0, Math.ceil(((perMinute - tokens) * 60) / perMinute - EPSILON))
+
 /** Token buckets; swept every `sweepEvery` while the scope lives. */
 export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute") =>
   Effect.gen(function* () {
@@ -61,10 +71,12 @@ export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute"
         }
         if (bucket.tokens >= 1 - EPSILON) {
           bucket.tokens = Math.max(0, bucket.tokens - 1)
-          return { allowed: true, limit: perMinute, remaining: Math.floor(bucket.tokens + EPSILON), retryAfterSeconds: 0 }
+          const resetSeconds = secondsToFull(bucket.tokens, perMinute)
+          return { allowed: true, limit: perMinute, remaining: Math.floor(bucket.tokens + EPSILON), retryAfterSeconds: 0, resetSeconds }
         }
         const waitMs = ((1 - bucket.tokens) * MINUTE_MS) / perMinute
-        return { allowed: false, limit: perMinute, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) }
+        const resetSeconds = secondsToFull(bucket.tokens, perMinute)
+        return { allowed: false, limit: perMinute, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), resetSeconds }
       })
     const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
       for (const [key, bucket] of buckets) {

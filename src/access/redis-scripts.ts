@@ -32,9 +32,11 @@ if tokens >= 1 - eps then
 else
   retry = math.max(1, math.ceil(((1 - tokens) * 60000 / per) / 1000))
 end
+-- whole seconds until full again: ceil((per - tokens) / (per / 60 a second)), as in limits.ts
+local reset = math.max(0, math.ceil((per - tokens) * 60 / per - eps))
 redis.call('HSET', KEYS[1], 'tokens', string.format('%.17g', tokens), 'at', string.format('%.17g', now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((per - tokens) * 60000 / per) + 1000)
-return {allowed, remaining, retry}
+return {allowed, remaining, retry, reset}
 `
 
 const now_ms = `
@@ -75,11 +77,12 @@ return redis.call('ZCARD', KEYS[1])
 /**
  * Takes one token from the bucket kept in the hash `bucket`: `perMinute` of
  * capacity, refilled continuously; the hash expires once the bucket would be full again.
+ * The seconds until it is full are decided in the same call as the take.
  */
 export const takeToken = (store: LimitStore, bucket: string, perMinute: number): Effect.Effect<RateDecision, RedisCallError> =>
   Effect.map(store.script(TOKEN_BUCKET, [bucket], [perMinute]), (reply) => {
-    const [allowed, remaining, retry] = reply as [number, number, number]
-    return { allowed: allowed === 1, limit: perMinute, remaining, retryAfterSeconds: retry }
+    const [allowed, remaining, retry, reset] = reply as [number, number, number, number]
+    return { allowed: allowed === 1, limit: perMinute, remaining, retryAfterSeconds: retry, resetSeconds: reset }
   })
 
 /** Adds `slot` to the sorted set `slots` as a lease (the store's leaseMs) if fewer than `max` unexpired leases are there; true when added. */

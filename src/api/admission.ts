@@ -27,12 +27,14 @@ import {
   Unauthorized,
   type ApiError,
 } from "./errors.ts"
-import type { EndpointLabel } from "./metrics.ts"
+import type { ApiEndpoint, EndpointLabel } from "./metrics.ts"
 import type { Exchange } from "./respond.ts"
 
 export const BASE_PATH = "/api/v1"
-const QUOTE_PATH = `${BASE_PATH}/quote`
-const SWAP_PATH = `${BASE_PATH}/swap`
+/** the API's paths, each to its endpoint */
+const ENDPOINTS: ReadonlyMap<string, ApiEndpoint> = new Map(
+  (["quote", "swap", "sources", "tokens"] as const).map((endpoint) => [`${BASE_PATH}/${endpoint}`, endpoint]),
+)
 
 export const pathOf = (url: string): string => {
   // absolute URL from the server: scheme://host[:port]/path?query
@@ -45,7 +47,7 @@ export const pathOf = (url: string): string => {
 }
 
 /** The endpoint a path names ("other" for every unknown path). */
-export const endpointOf = (path: string): EndpointLabel => (path === QUOTE_PATH ? "quote" : path === SWAP_PATH ? "swap" : "other")
+export const endpointOf = (path: string): EndpointLabel => ENDPOINTS.get(path) ?? "other"
 
 /** The key a request presents: x-api-key, else Authorization: Bearer. Nothing is trimmed. */
 export const presentedKey = (headers: Headers): { readonly key: string } | { readonly problem: string } => {
@@ -98,7 +100,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
     // per-key requests a minute; the limit headers go on this and every later response
     const admitRate = (key: KeyRecord, x: Exchange): Effect.Effect<void, RateLimited | Unavailable> =>
       Effect.flatMap(Effect.mapError(rates.take(key.id, key.rpm), limitsDown), (rate) => {
-        x.rate = { limit: rate.limit, remaining: rate.remaining }
+        x.rate = rate
         return rate.allowed
           ? Effect.void
           : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
@@ -114,7 +116,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       path: string,
       endpoint: EndpointLabel,
       x: Exchange,
-      exchange: (endpoint: "quote" | "swap", request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
+      exchange: (endpoint: Exclude<EndpointLabel, "other">, request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
     ): Effect.Effect<Response, ApiError> => {
       if (endpoint === "other") return Effect.fail(new NotFound({ path: path.length > 200 ? `${path.slice(0, 200)}…` : path }))
       if (disabled) return Effect.fail(new ApiDisabled())

@@ -3,8 +3,9 @@
 // and key slots, declared length, key, rate) → exchange (exchange.ts: content
 // type, body, JSON, fields, the program under its budget, the encoded answer) →
 // the response or the failure's (respond.ts). Every response carries
-// X-Request-Id equal to the body's requestId; responses after a valid key carry
-// X-RateLimit-Limit/Remaining.
+// X-Request-Id equal to the body's requestId: the client's own X-Request-Id when
+// it is a safe token (1 to 64 of A-Za-z0-9._-), else a fresh UUID. Responses
+// after a valid key carry X-RateLimit-Limit/Remaining/Reset.
 // Every log line written while a request runs carries its request id (annotation
 // `requestId`), and every answer is timed into http_request_duration_seconds.
 import { Effect } from "effect"
@@ -16,6 +17,14 @@ import { observeRequest, type EndpointLabel } from "./metrics.ts"
 import { failureResponse, type Exchange } from "./respond.ts"
 
 export { BASE_PATH, presentedKey } from "./admission.ts"
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/** The request's id: the client's X-Request-Id when it is a safe token, else a fresh UUID. */
+const requestIdOf = (headers: Headers): string => {
+  const given = headers.get("x-request-id")
+  return given !== null && given.length <= 64 && SAFE_REQUEST_ID.test(given) ? given : randomUUID()
+}
 
 /** The settings the edge reads (a subset of AppConfig). */
 export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs" | "swapTimeoutMs" | "bodyTimeoutMs" | "maxInFlight" | "badKeyLimitPerMinute">
@@ -38,7 +47,7 @@ export const makeEdge = (settings: EdgeSettings) =>
     const handle = (request: Request, ip: string): Effect.Effect<Response> =>
       Effect.suspend(() => {
         const started = performance.now()
-        const x: Exchange = { requestId: randomUUID(), rate: undefined, code: "OK" }
+        const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }
         const path = pathOf(request.url)
         const endpoint: EndpointLabel = endpointOf(path)
         return Effect.catchAllCause(

@@ -6,6 +6,7 @@ import { Data } from "effect"
 
 // the programs' errors are theirs (src/swap); the edge adds its own and maps them all
 import type { SwapError } from "../swap/index.ts"
+import { ERROR_CODES, type ErrorBodyJson } from "./response-schemas.ts"
 
 // --- what the edge adds --------------------------------------------------------
 
@@ -32,20 +33,8 @@ export type ApiError =
   | ConcurrencyLimited
   | Overloaded
 
-export type ErrorCode =
-  | "INVALID_REQUEST"
-  | "UNAUTHORIZED"
-  | "NOT_FOUND"
-  | "API_DISABLED"
-  | "METHOD_NOT_ALLOWED"
-  | "SIMULATION_FAILED"
-  | "NO_ROUTE"
-  | "RATE_LIMITED"
-  | "CONCURRENCY_LIMITED"
-  | "INTERNAL"
-  | "OVERLOADED"
-  | "UNAVAILABLE"
-  | "TIMEOUT"
+/** The spec's error codes (the error body's Schema lists them). */
+export type ErrorCode = (typeof ERROR_CODES)[number]
 
 /** The spec's Errors table: every tagged error → HTTP status and code. */
 export const ERROR_TABLE = {
@@ -83,7 +72,7 @@ const describe = (e: ApiError): { message: string; reason?: string; headers?: Re
     case "Unauthorized":
       return { message: e.message }
     case "NotFound":
-      return { message: `no endpoint at ${e.path}: use POST /api/v1/quote or POST /api/v1/swap` }
+      return { message: `no endpoint at ${e.path}: use POST /api/v1/quote, /swap, /sources or /tokens` }
     case "ApiDisabled":
       return { message: "the API is temporarily switched off; retry later" }
     case "MethodNotAllowed":
@@ -125,10 +114,12 @@ export const renderError = (e: ApiError): RenderedError => {
 }
 
 /** The spec's error body: { error: { code, message, reason? }, requestId }. */
-export const errorBody = (rendered: RenderedError, requestId: string): string =>
-  JSON.stringify({
+export const errorBody = (rendered: RenderedError, requestId: string): string => {
+  const body: typeof ErrorBodyJson.Encoded = {
     error: rendered.reason === undefined
       ? { code: rendered.code, message: rendered.message }
       : { code: rendered.code, message: rendered.message, reason: rendered.reason },
     requestId,
-  })
+  }
+  return JSON.stringify(body)
+}

@@ -1,15 +1,19 @@
 // The exchange of an admitted request: content type, body (16 KB, within
 // BODY_TIMEOUT_MS), JSON, fields (400 / 413), the program under its time
-// budget (504 TIMEOUT), the encoded answer. Every log line the program writes
+// budget (504 TIMEOUT), the encoded answer; a quote's signed quoteId, and a
+// swap's priceChangeBps against the quoteId it names. Every log line the program writes
 // carries the request id (the program's fiber inherits the request's annotations).
 import { Clock, Effect, Either } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
 import { withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
-import { SwapPrograms, Timeout } from "../swap/index.ts"
+import { ApiKeys } from "../access/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import { decodeQuoteId, encodeQuoteId, InvalidRequest, priceChangeBps, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
 import type { ApiError } from "./errors.ts"
-import { decodeQuoteRequest, decodeSwapRequest } from "./requests.ts"
-import { encodeQuoteResponse, encodeSwapResponse } from "./responses.ts"
+import type { ApiEndpoint } from "./metrics.ts"
+import { decodeEmptyBody, decodeQuoteRequest, decodeSwapRequest, type SwapRequestWithQuote } from "./requests.ts"
+import { encodeQuoteResponse, encodeSourcesResponse, encodeSwapResponse, encodeTokensResponse } from "./responses.ts"
 import { okResponse, type Exchange } from "./respond.ts"
 
 /** The settings the exchange reads (a subset of AppConfig). */
@@ -19,35 +23,72 @@ export type ExchangeSettings = Pick<AppConfigShape, "quoteTimeoutMs" | "swapTime
 export const makeExchange = (settings: ExchangeSettings) =>
   Effect.gen(function* () {
     const programs = yield* SwapPrograms
+    const keys = yield* ApiKeys
+    // quote ids are signed with a key every instance sharing the key store derives alike
+    const quoteIdKey = keys.derivedKey("quoteId")
     const quoteTimeout = () => new Timeout({ detail: `quote over ${settings.quoteTimeoutMs} ms` })
     const swapTimeout = () => new Timeout({ detail: `swap over ${settings.swapTimeoutMs} ms` })
 
     // The steps below are written as plain flatMap chains rather than Effect.gen:
     // this is the per-request hot path, and each generator costs a few µs here.
 
-    const runProgram = (endpoint: "quote" | "swap", body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
-      Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const rules = { executor: programs.executor, nowSeconds: Math.floor(now / 1000) }
+    const issueQuoteId = (req: QuoteRequest, answer: QuoteResponse, nowSeconds: number) =>
+      encodeQuoteId(quoteIdKey, {
+        tokenIn: req.tokenIn,
+        tokenOut: req.tokenOut,
+        amountIn: req.amountIn,
+        feeBps: req.feeBps,
+        feeRecipient: req.feeRecipient,
+        slippageBps: req.slippageBps,
+        amountOut: answer.amountOut,
+        blockNumber: answer.blockNumber,
+        issuedAtSeconds: nowSeconds,
+      })
+
+    /** The quoted terms a swap request names, or why its quoteId is refused; undefined without one. */
+    const quotedTerms = (req: SwapRequestWithQuote, nowSeconds: number): Either.Either<QuotedTerms | undefined, InvalidRequest> => {
+      if (req.quoteId === undefined) return Either.right(undefined)
+      const decoded = decodeQuoteId(quoteIdKey, req.quoteId, nowSeconds, QUOTE_ID_TTL_SECONDS)
+      if (!decoded.ok) return Either.left(new InvalidRequest({ message: `quoteId: ${decoded.problem}` }))
+      const differs = sameRequest(decoded.terms, req)
+      if (differs !== undefined) return Either.left(new InvalidRequest({ message: `quoteId: was issued for another ${differs}` }))
+      return Either.right(decoded.terms)
+    }
+
+    // the catalog endpoints take an empty object and answer from the latest block
+    const runCatalog = (endpoint: "sources" | "tokens", body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
+      Either.match(decodeEmptyBody(body), {
+        onLeft: Effect.fail,
+        onRight: () =>
+          endpoint === "sources"
+            ? Effect.flatMap(withBudget(programs.sources, settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeSourcesResponse(answer, x.requestId))
+            : Effect.flatMap(withBudget(programs.tokens, settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeTokensResponse(answer, x.requestId)),
+      })
+
+    const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
+      endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
+        const nowSeconds = Math.floor(now / 1000)
+        const rules = { executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
         if (endpoint === "quote") {
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
             onRight: (req) =>
               Effect.flatMap(withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
-                encodeQuoteResponse(req, answer, x.requestId)),
+                encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId)),
           })
         }
-        return Either.match(decodeSwapRequest(body, rules), {
+        return Either.match(Either.flatMap(decodeSwapRequest(body, rules), (req) => Either.map(quotedTerms(req, nowSeconds), (terms) => ({ req, terms }))), {
           onLeft: Effect.fail,
-          onRight: (req) =>
+          onRight: ({ req, terms }) =>
             Effect.flatMap(withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout), (answer) =>
-              encodeSwapResponse(req, answer, programs.executor, x.requestId)),
+              encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeBps(terms.amountOut, answer.amountOut), x.requestId)),
         })
       })
 
     const bodyOptions = { limit: BODY_LIMIT_BYTES, timeoutMs: settings.bodyTimeoutMs }
 
     // content type, body (16 KB, within its deadline), JSON, fields, program, encoded answer
-    return (endpoint: "quote" | "swap", request: Request, x: Exchange): Effect.Effect<Response, ApiError> =>
+    return (endpoint: ApiEndpoint, request: Request, x: Exchange): Effect.Effect<Response, ApiError> =>
       Effect.zipRight(checkContentType(request.headers), readJsonBody(request, bodyOptions)).pipe(
         Effect.flatMap((body) => runProgram(endpoint, body, x)),
         Effect.map((body) => okResponse(body, x)),

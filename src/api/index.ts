@@ -45,3 +45,5 @@ export {
 } from "./requests.ts"
 export { BODY_LIMIT_BYTES, JsonNumber, parseJson } from "./body.ts"
 export { SYNTHETIC, syntheticPrograms, syntheticQuote, syntheticSwap, type SyntheticOptions } from "./synthetic-programs.ts"
+export { API_VERSION, openApiDocument, openApiJson } from "./openapi.ts"
+export { ErrorBodyJson, QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"

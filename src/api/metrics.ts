@@ -12,8 +12,10 @@ export const requestDuration = Metric.histogram(
   "time from a request's arrival to its answer, by endpoint, status and code",
 )
 
-/** "quote", "swap", or "other" (unknown paths: their names are not labels) */
-export type EndpointLabel = "quote" | "swap" | "other"
+/** The API's endpoints, by the last part of their path. */
+export type ApiEndpoint = "quote" | "swap" | "sources" | "tokens"
+/** an endpoint, or "other" (unknown paths: their names are not labels) */
+export type EndpointLabel = ApiEndpoint | "other"
 
 // one label array per combination: the metric caches its hook by the array's identity
 const labelSets = new Map<string, ReadonlyArray<MetricLabel.MetricLabel>>()

@@ -50,9 +50,13 @@ export const parseAddress = (u: unknown): Either.Either<Address, string> => {
 
 const Checksummed = Schema.TemplateLiteral("0x", Schema.String)
 
+/** JSON Schema of a field as the OpenAPI document shows it (the parser is the truth, this its description). */
+type FieldJsonSchema = Record<string, unknown> & { readonly description: string }
+
 const fieldOf = <A, I>(
   to: Schema.Schema<A, I>,
   parse: (u: unknown) => Either.Either<A, string>,
+  jsonSchema: FieldJsonSchema,
 ): Schema.Schema<A, unknown> =>
   Schema.transformOrFail(Schema.Unknown, Schema.typeSchema(to), {
     strict: true,
@@ -61,9 +65,10 @@ const fieldOf = <A, I>(
       onRight: ParseResult.succeed,
     }),
     encode: ParseResult.succeed,
-  })
+  }).annotations({ jsonSchema })
 
-const AddressField = fieldOf(Checksummed as Schema.Schema<Address>, parseAddress)
+const ADDRESS_JSON = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const
+const addressField = (description: string) => fieldOf(Checksummed as Schema.Schema<Address>, parseAddress, { ...ADDRESS_JSON, description })
 
 /** The largest amount accepted as a JSON number: 2^53 (above it, a parsed number may have lost digits). */
 export const MAX_JSON_NUMBER_AMOUNT = 2n ** 53n
@@ -123,7 +128,10 @@ export const parseAmount = (u: unknown): Either.Either<bigint, string> => {
   return Either.right(value)
 }
 
-const AmountField = fieldOf(Schema.BigIntFromSelf, parseAmount)
+const AmountField = fieldOf(Schema.BigIntFromSelf, parseAmount, {
+  description: "amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53",
+  oneOf: [{ type: "string", pattern: "^[0-9]{1,78}$" }, { type: "integer", minimum: 1, maximum: 2 ** 53 }],
+})
 
 const parseIntegerIn = (min: number, max: number) => (u: unknown): Either.Either<number, string> =>
   typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
@@ -134,22 +142,57 @@ const parseSlippageBps = parseIntegerIn(0, 2000)
 
 const parseChainId = (u: unknown): Either.Either<typeof CHAIN_ID, string> =>
   u === CHAIN_ID ? Either.right(CHAIN_ID) : Either.left(`must be ${CHAIN_ID} when sent, got ${describeValue(u)}`)
-const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), parseChainId)
+const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), parseChainId, { type: "integer", const: CHAIN_ID, description: `the chain: ${CHAIN_ID} when sent` })
 
 const parseDeadline = (u: unknown): Either.Either<number, string> =>
   typeof u === "number" && Number.isSafeInteger(u)
     ? Either.right(u)
     : Either.left(`must be an integer number of Unix seconds, got ${describeValue(u)}`)
-const DeadlineField = fieldOf(Schema.Number, parseDeadline)
+const DeadlineField = fieldOf(Schema.Number, parseDeadline, {
+  type: "integer",
+  description: "Unix seconds after which the transaction reverts: in the future, at most one hour ahead; now + 20 minutes when not sent",
+})
+
+/** A source's name: a venue (see POST /sources) or an external aggregator. */
+const SOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
+export const MAX_SOURCE_NAMES = 64
+
+const parseSourceNames = (u: unknown): Either.Either<ReadonlyArray<string>, string> => {
+  if (!Array.isArray(u)) return Either.left(`must be an array of source names, got ${describeValue(u)}`)
+  if (u.length === 0) return Either.left("must name at least one source")
+  if (u.length > MAX_SOURCE_NAMES) return Either.left(`must name at most ${MAX_SOURCE_NAMES} sources`)
+  const seen = new Set<string>()
+  for (const name of u) {
+    if (typeof name !== "string" || !SOURCE_NAME.test(name)) return Either.left(`must hold source names (see POST /sources), got ${describeValue(name)}`)
+    if (seen.has(name)) return Either.left(`names ${name} twice`)
+    seen.add(name)
+  }
+  return Either.right(u as string[])
+}
+const sourceNamesField = (description: string) =>
+  fieldOf(Schema.Array(Schema.String), parseSourceNames, {
+    type: "array",
+    items: { type: "string", pattern: SOURCE_NAME.source },
+    minItems: 1,
+    maxItems: MAX_SOURCE_NAMES,
+    uniqueItems: true,
+    description,
+  })
+
+const QUOTE_ID = /^[A-Za-z0-9_-]{1,512}$/
+const parseQuoteId = (u: unknown): Either.Either<string, string> =>
+  typeof u === "string" && QUOTE_ID.test(u) ? Either.right(u) : Either.left(`must be a quoteId returned by POST /quote, got ${describeValue(u)}`)
 
 const quoteFields = {
-  tokenIn: AddressField,
-  tokenOut: AddressField,
+  tokenIn: addressField("the token sold: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
+  tokenOut: addressField("the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
   amountIn: AmountField,
-  feeBps: Schema.optional(fieldOf(Schema.Number, parseFeeBps)),
-  feeRecipient: Schema.optional(AddressField),
-  slippageBps: Schema.optional(fieldOf(Schema.Number, parseSlippageBps)),
+  feeBps: Schema.optional(fieldOf(Schema.Number, parseFeeBps, { type: "integer", minimum: 0, maximum: 100, description: "partner fee in basis points of the output; 0 when not sent" })),
+  feeRecipient: Schema.optional(addressField("receives the partner fee; required when feeBps > 0")),
+  slippageBps: Schema.optional(fieldOf(Schema.Number, parseSlippageBps, { type: "integer", minimum: 0, maximum: 2000, description: "tolerance below amountOut for minAmountOut; 50 when not sent" })),
   chainId: Schema.optional(ChainIdField),
+  includeSources: Schema.optional(sourceNamesField("only these sources (venue or aggregator names, see POST /sources) may be used")),
+  excludeSources: Schema.optional(sourceNamesField("these sources (venue or aggregator names, see POST /sources) are not used")),
 }
 
 /** The body of POST /quote, field by field (joint rules are checked by decodeQuoteRequest). */
@@ -157,14 +200,19 @@ export const QuoteBody = Schema.Struct(quoteFields)
 /** The body of POST /swap, field by field (joint rules are checked by decodeSwapRequest). */
 export const SwapBody = Schema.Struct({
   ...quoteFields,
-  sender: AddressField,
-  recipient: Schema.optional(AddressField),
+  sender: addressField("sends the transaction and pays amountIn"),
+  recipient: Schema.optional(addressField("receives amountOut; the sender when not sent")),
   deadline: Schema.optional(DeadlineField),
+  quoteId: Schema.optional(fieldOf(Schema.String, parseQuoteId, {
+    type: "string",
+    pattern: QUOTE_ID.source,
+    description: "the quoteId of a /quote for the same tokens, amount and fee, at most 5 minutes old: the answer's priceChangeBps compares against it",
+  })),
 })
 
-const OPTIONAL = new Set(["feeBps", "feeRecipient", "slippageBps", "chainId", "recipient", "deadline"])
-/** the order fields are reported in when several are wrong: the spec's tables */
-const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline"]
+const OPTIONAL = new Set(["feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "recipient", "deadline", "quoteId"])
+/** the order fields are reported in when several are wrong: the spec's tables, then the later fields */
+const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline", "includeSources", "excludeSources", "quoteId"]
 
 const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
@@ -181,8 +229,10 @@ const quoteParsers: FieldParsers = {
   feeRecipient: parseAddress,
   slippageBps: parseSlippageBps,
   chainId: parseChainId,
+  includeSources: parseSourceNames,
+  excludeSources: parseSourceNames,
 }
-const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline }
+const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline, quoteId: parseQuoteId }
 const QUOTE_REQUIRED = ["tokenIn", "tokenOut", "amountIn"] as const
 const SWAP_REQUIRED = [...QUOTE_REQUIRED, "sender"] as const
 
@@ -247,7 +297,12 @@ export interface RequestRules {
   readonly executor: Address
   /** now, in Unix seconds */
   readonly nowSeconds: number
+  /** every source a request may name in includeSources / excludeSources: the venues and the aggregators */
+  readonly sourceNames: ReadonlySet<string>
 }
+
+/** A swap request as the edge reads it: the program's request and the quoteId it was sent with, if any. */
+export type SwapRequestWithQuote = SwapRequest & { readonly quoteId?: string }
 
 const fail = (message: string) => Either.left(new InvalidRequest({ message }))
 const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
@@ -273,7 +328,9 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
   } else if (feeBps > 0) {
     return fail("feeRecipient: is required when feeBps is greater than 0")
   }
-  return Either.right({
+  const allowed = allowedSources(f, rules.sourceNames)
+  if (typeof allowed === "string") return fail(allowed)
+  const request: QuoteRequest = {
     chainId: CHAIN_ID,
     tokenIn: f.tokenIn,
     tokenOut: f.tokenOut,
@@ -281,17 +338,33 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
     feeBps,
     feeRecipient: feeBps > 0 ? f.feeRecipient! : null,
     slippageBps: f.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
-  })
+  }
+  return Either.right(allowed === undefined ? request : { ...request, allowedSources: allowed })
+}
+
+/** The sources a request leaves the router (undefined: all of them), or what is wrong with its names. */
+const allowedSources = (f: QuoteFields, known: ReadonlySet<string>): ReadonlySet<string> | undefined | string => {
+  if (f.includeSources === undefined && f.excludeSources === undefined) return undefined
+  const list = () => [...known].join(", ")
+  for (const field of ["includeSources", "excludeSources"] as const) {
+    for (const name of f[field] ?? []) if (!known.has(name)) return `${field}: no source is named ${name} (the sources: ${list()})`
+  }
+  const included = f.includeSources === undefined ? known : new Set(f.includeSources)
+  const excluded = new Set(f.excludeSources ?? [])
+  for (const name of excluded) if (f.includeSources?.includes(name)) return `excludeSources: names ${name}, which includeSources names too`
+  const allowed = new Set([...included].filter((name) => !excluded.has(name)))
+  if (allowed.size === 0) return "excludeSources: leaves no source to route with"
+  return allowed
 }
 
 /** A POST /quote body → QuoteRequest, or the first problem, naming its field. */
 export const decodeQuoteRequest = (body: unknown, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> =>
   Either.flatMap(decodeFields(decodeQuoteBody, body, quoteParsers, QUOTE_REQUIRED), (f) => quoteFromFields(f, rules))
 
-/** A POST /swap body → SwapRequest, or the first problem, naming its field. */
-export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequest, InvalidRequest> =>
+/** A POST /swap body → SwapRequest (with the quoteId sent), or the first problem, naming its field. */
+export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequestWithQuote, InvalidRequest> =>
   Either.flatMap(decodeFields(decodeSwapBody, body, swapParsers, SWAP_REQUIRED), (f) =>
-    Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequest, InvalidRequest> => {
+    Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequestWithQuote, InvalidRequest> => {
       // the sender first (table order): a recipient not sent is the sender, so it is checked with it
       const senderProblem = partyProblem(f.sender, rules.executor)
       if (senderProblem !== undefined) return fail(`sender: ${senderProblem}`)
@@ -301,5 +374,15 @@ export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Ei
       const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
       if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
       if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)
-      return Either.right({ ...quote, sender: f.sender, recipient, deadline })
+      const swap: SwapRequest = { ...quote, sender: f.sender, recipient, deadline }
+      return Either.right(f.quoteId === undefined ? swap : { ...swap, quoteId: f.quoteId })
     }))
+
+/** The body of POST /sources and POST /tokens: an empty object (a field there is a mistake worth naming). */
+export const decodeEmptyBody = (body: unknown): Either.Either<Record<string, never>, InvalidRequest> => {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return Either.left(new InvalidRequest({ message: `body: must be a JSON object, got ${describeValue(body)}` }))
+  }
+  const first = Object.keys(body)[0]
+  return first === undefined ? Either.right({}) : Either.left(new InvalidRequest({ message: `${first}: unknown field (send {})` }))
+}

@@ -1,5 +1,5 @@
 // The edge's answers: the headers every response carries (X-Request-Id equal to
-// the body's requestId; X-RateLimit-Limit/Remaining once a key was accepted),
+// the body's requestId; X-RateLimit-Limit/Remaining/Reset once a key was accepted),
 // the error and ok responses, and the answer to a failed request, logged when
 // it is the service's fault (Internal, Unavailable, Timeout, a defect).
 import { Cause, Effect } from "effect"
@@ -10,7 +10,7 @@ import { errorBody, renderError, type ApiError } from "./errors.ts"
 export interface Exchange {
   readonly requestId: string
   /** set once a key is accepted: the limit headers go on every later response */
-  rate: { readonly limit: number; readonly remaining: number } | undefined
+  rate: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number } | undefined
   /** the spec's code of the answer ("OK" until an error is rendered) */
   code: string
 }
@@ -24,6 +24,7 @@ const baseHeaders = (x: Exchange): Record<string, string> => {
   if (x.rate !== undefined) {
     headers["x-ratelimit-limit"] = String(x.rate.limit)
     headers["x-ratelimit-remaining"] = String(x.rate.remaining)
+    headers["x-ratelimit-reset"] = String(x.rate.resetSeconds)
   }
   return headers
 }

@@ -1,9 +1,11 @@
-// Response encoding: typed program answers → the spec's JSON (amounts as decimal
-// strings, addresses checksummed, requestId last). An answer that contradicts its
-// request or the fee formulas is not sent: it becomes 502 INTERNAL.
-import { Either } from "effect"
+// Response encoding: typed program answers → the spec's JSON through the
+// response Schemas (amounts as decimal strings, addresses checksummed, requestId
+// last). An answer that contradicts its request or the fee formulas is not sent:
+// it becomes 502 INTERNAL.
+import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { checksum } from "../addresses/index.ts"
+import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
+import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
 import { CHAIN_ID, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
@@ -55,53 +57,51 @@ export const swapInconsistency = (request: SwapRequest, s: SwapResponse, executo
   return undefined
 }
 
-const quoteJson = (q: QuoteResponse) => ({
-  chainId: q.chainId,
-  tokenIn: checksum(q.tokenIn),
-  tokenOut: checksum(q.tokenOut),
-  amountIn: q.amountIn.toString(),
-  amountOut: q.amountOut.toString(),
-  minAmountOut: q.minAmountOut.toString(),
-  slippageBps: q.slippageBps,
-  grossAmountOut: q.grossAmountOut.toString(),
-  fees: {
-    token: checksum(q.fees.token),
-    protocolBps: q.fees.protocolBps,
-    protocolAmount: q.fees.protocolAmount.toString(),
-    partnerBps: q.fees.partnerBps,
-    partnerAmount: q.fees.partnerAmount.toString(),
-    partnerRecipient: q.fees.partnerRecipient === null ? null : checksum(q.fees.partnerRecipient),
-  },
-  priceImpactBps: q.priceImpactBps,
-  gasEstimate: q.gasEstimate === null ? null : q.gasEstimate.toString(),
-  route: q.route.map((entry) => ({
-    shareBps: entry.shareBps,
-    hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
-  })),
-  blockNumber: q.blockNumber.toString(),
-})
+const encodeQuote = Schema.encodeEither(QuoteResponseJson)
+const encodeSwap = Schema.encodeEither(SwapResponseJson)
+
+const encodingFailed = (what: string, error: ParseResult.ParseError) =>
+  new Internal({ detail: `the ${what} answer does not fit its schema: ${ParseResult.TreeFormatter.formatErrorSync(error)}` })
 
 /** The 200 body of POST /quote, or Internal when the answer does not hold together. */
-export const encodeQuoteResponse = (request: QuoteRequest, q: QuoteResponse, requestId: string): Either.Either<string, Internal> => {
+export const encodeQuoteResponse = (request: QuoteRequest, q: QuoteResponse, quoteId: string, requestId: string): Either.Either<string, Internal> => {
   const problem = quoteInconsistency(request, q)
   if (problem !== undefined) return Either.left(new Internal({ detail: `quote program answered an inconsistent quote: ${problem}` }))
-  return Either.right(JSON.stringify({ ...quoteJson(q), requestId }))
+  return Either.match(encodeQuote({ ...q, quoteId, requestId }), {
+    onLeft: (e) => Either.left(encodingFailed("quote", e)),
+    onRight: (json) => Either.right(JSON.stringify(json)),
+  })
 }
 
 /** The 200 body of POST /swap, or Internal when the answer does not hold together. */
-export const encodeSwapResponse = (request: SwapRequest, s: SwapResponse, executor: Address, requestId: string): Either.Either<string, Internal> => {
+export const encodeSwapResponse = (
+  request: SwapRequest,
+  s: SwapResponse,
+  executor: Address,
+  priceChangeBps: number | null,
+  requestId: string,
+): Either.Either<string, Internal> => {
   const problem = swapInconsistency(request, s, executor)
   if (problem !== undefined) return Either.left(new Internal({ detail: `swap program answered an inconsistent swap: ${problem}` }))
-  return Either.right(JSON.stringify({
-    ...quoteJson(s),
-    sender: checksum(s.sender),
-    recipient: checksum(s.recipient),
-    deadline: s.deadline,
-    tx: { to: checksum(s.tx.to), data: s.tx.data, value: s.tx.value.toString(), gas: s.tx.gas === null ? null : s.tx.gas.toString() },
-    approval: s.approval === null
-      ? null
-      : { token: checksum(s.approval.token), spender: checksum(s.approval.spender), amount: s.approval.amount.toString() },
-    simulated: s.simulated,
-    requestId,
-  }))
+  return Either.match(encodeSwap({ ...s, priceChangeBps, requestId }), {
+    onLeft: (e) => Either.left(encodingFailed("swap", e)),
+    onRight: (json) => Either.right(JSON.stringify(json)),
+  })
 }
+
+const encodeSources = Schema.encodeEither(SourcesResponseJson)
+const encodeTokens = Schema.encodeEither(TokensResponseJson)
+
+/** The 200 body of POST /sources. */
+export const encodeSourcesResponse = (answer: SourcesAnswer, requestId: string): Either.Either<string, Internal> =>
+  Either.match(encodeSources({ ...answer, requestId }), {
+    onLeft: (e) => Either.left(encodingFailed("sources", e)),
+    onRight: (json) => Either.right(JSON.stringify(json)),
+  })
+
+/** The 200 body of POST /tokens. */
+export const encodeTokensResponse = (answer: TokensAnswer, requestId: string): Either.Either<string, Internal> =>
+  Either.match(encodeTokens({ ...answer, requestId }), {
+    onLeft: (e) => Either.left(encodingFailed("tokens", e)),
+    onRight: (json) => Either.right(JSON.stringify(json)),
+  })

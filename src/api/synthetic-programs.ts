@@ -2,6 +2,7 @@
 // obviously made-up market (every pair pays out exactly twice the input, one hop
 // on a DEX named "synthetic", protocol fee 25 bps). Any token outside its small
 // table is a test mistake and kills the request loudly (502 INTERNAL, logged).
+// Its one source is the venue "synthetic"; its tokens are USDC, A and B.
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
 import { minAmountOut, splitFees } from "../fees/index.ts"
@@ -54,6 +55,8 @@ export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
     },
     priceImpactBps: null,
     gasEstimate: SYNTHETIC.gasEstimate,
+    // at a base fee of 20 gwei; no price for the output token
+    gasCost: { native: SYNTHETIC.gasEstimate * 20_000_000_000n, usdc: (SYNTHETIC.gasEstimate * 20_000_000_000n) / 10n ** 12n, tokenOut: null },
     route: [{ shareBps: 10_000, hops: [{ dex: "synthetic", pool: null, tokenIn: request.tokenIn, tokenOut: request.tokenOut }] }],
     blockNumber: SYNTHETIC.blockNumber,
   }
@@ -69,6 +72,7 @@ export const syntheticSwap = (request: SwapRequest): SwapResponse => {
     tx: { to: SYNTHETIC.executor, data: "0x5e1ec7ed", value: native ? request.amountIn : 0n, gas: SYNTHETIC.simulatedGas },
     approval: native ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: request.amountIn },
     simulated: true,
+    issues: { balance: null, allowance: null },
   }
 }
 
@@ -84,4 +88,17 @@ export const syntheticPrograms = (options: SyntheticOptions = {}): Layer.Layer<S
     executor: SYNTHETIC.executor,
     quote: (request) => Effect.zipRight(checkTokens(request), options.quote?.(request) ?? Effect.succeed(syntheticQuote(request))),
     swap: (request) => Effect.zipRight(checkTokens(request), options.swap?.(request) ?? Effect.succeed(syntheticSwap(request))),
+    sourceNames: new Set(["synthetic"]),
+    sources: Effect.succeed({
+      sources: [{ name: "synthetic", type: "venue" as const, kind: "uniswap-v2", pools: 1, healthy: true, detail: null }],
+      blockNumber: SYNTHETIC.blockNumber,
+    }),
+    tokens: Effect.succeed({
+      tokens: [
+        { address: SYNTHETIC.tokens.usdc, symbol: "USDC", decimals: 6, priceUsd: "1" },
+        { address: SYNTHETIC.tokens.tokenA, symbol: "A", decimals: 18, priceUsd: null },
+        { address: SYNTHETIC.tokens.tokenB, symbol: "B", decimals: 6, priceUsd: null },
+      ],
+      blockNumber: SYNTHETIC.blockNumber,
+    }),
   })

@@ -45,3 +45,4 @@ export {
   type V4Hop,
 } from "./route-encoding.ts"
 export { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingLayout, type MappingSlot } from "./storage-slots.ts"
+export { senderFunds, type SenderFunds } from "./sender-funds.ts"

@@ -8,9 +8,10 @@ import { minAmountOut, splitFees } from "../fees/index.ts"
 import type { ExecutorSettings, World } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
 import type { NormalizedToken, Routability } from "../tokens/index.ts"
+import { worldOfSources } from "./allowed-sources.ts"
 import { ownRoute, type OwnRouteOptions } from "./own-route.ts"
 import { rankRoutes } from "./rank.ts"
-import type { QuoteRequest, QuoteResponse } from "./quote.ts"
+import type { GasCost, QuoteRequest, QuoteResponse } from "./quote.ts"
 import type { SourceRequest, SourceRoute } from "./route.ts"
 
 /** The request's two tokens as the token registry knows them, with their routability. */
@@ -30,6 +31,19 @@ export type Refusal =
   /** no route executor answered at this block */
   | { readonly kind: "no-executor"; readonly blockNumber: bigint }
   | { readonly kind: "no-route" }
+
+/**
+ * `wei` of gas in three units: wei; USDC's 6 decimals (rounded down); tokenOut's smallest units as
+ * amountOut counts them (native USDC out: wei; ERC-20 USDC: 6 decimals; any other token at the
+ * reference prices, rounded down, null without its price).
+ */
+export const gasCostOf = (wei: bigint, tokenOut: NormalizedToken, priceOut: UsdPrice | undefined, nativePrice: UsdPrice): GasCost => {
+  const usdc = wei / 10n ** 12n
+  const out = tokenOut.native ? wei
+    : tokenOut.erc20Address.toLowerCase() === USDC ? usdc
+    : nativeToToken({ wei, nativePrice, decimalsOut: tokenOut.decimals, priceOut })
+  return { native: wei, usdc, tokenOut: out ?? null }
+}
 
 /** A request priced: every source's route best first, and the response each would give. */
 export interface Priced {
@@ -87,7 +101,8 @@ export const price = (
   external: ReadonlyArray<SourceRoute | undefined> = [],
   options: OwnRouteOptions = {},
 ): Priced | Refusal => {
-  const asked = sourceRequest(world, tokens, request)
+  const routed = request.allowedSources === undefined ? world : worldOfSources(world, request.allowedSources)
+  const asked = sourceRequest(routed, tokens, request)
   if (isRefusal(asked)) return asked
   const settings = world.executor
   if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
@@ -97,6 +112,7 @@ export const price = (
   const { tokenIn, tokenOut } = tokens
   const priceOf = (address: Address): UsdPrice | undefined =>
     world.prices.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC ? ONE_DOLLAR : undefined)
+  const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
   const respond = (best: SourceRoute): QuoteResponse => {
     // native output is paid in wei: the route's ERC-20 output × 10^12
     const grossAmountOut = best.amountOut * tokenOut.scale
@@ -127,6 +143,7 @@ export const price = (
         priceOut: priceOf(tokenOut.erc20Address),
       }),
       gasEstimate: best.gasEstimate,
+      gasCost: best.gasEstimate === null ? null : gasCostOf(best.gasEstimate * world.baseFeeWei, tokenOut, priceOf(tokenOut.erc20Address), nativePrice),
       route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
       blockNumber: world.blockNumber,
     }

@@ -18,6 +18,8 @@ export interface QuoteRequest {
   readonly feeRecipient: Address | null
   /** 0-2000; 50 when not sent */
   readonly slippageBps: number
+  /** the venues and aggregators the route may use, by name; all of them when absent */
+  readonly allowedSources?: ReadonlySet<string>
 }
 
 export interface RouteHop {
@@ -46,6 +48,16 @@ export interface QuoteFees {
   readonly partnerRecipient: Address | null
 }
 
+/** The gas of a route at the block's base fee, in three units. */
+export interface GasCost {
+  /** native USDC wei (18 decimals) */
+  readonly native: bigint
+  /** USDC's 6-decimal units, rounded down */
+  readonly usdc: bigint
+  /** tokenOut's smallest units (the unit amountOut is in) at the reference prices; null without a price for tokenOut */
+  readonly tokenOut: bigint | null
+}
+
 export interface QuoteResponse {
   readonly chainId: typeof CHAIN_ID
   readonly tokenIn: Address
@@ -61,6 +73,8 @@ export interface QuoteResponse {
   /** signed basis points against reference prices; null without a reference */
   readonly priceImpactBps: number | null
   readonly gasEstimate: bigint | null
+  /** gasEstimate priced at the block's base fee; null without a gas estimate */
+  readonly gasCost: GasCost | null
   readonly route: ReadonlyArray<RouteEntry>
   /** the block the prices, the fee and the route were read at */
   readonly blockNumber: bigint

@@ -182,16 +182,20 @@ export class TokenGraph {
 }
 
 const graphs = new WeakMap<RoutingMarket, TokenGraph>()
-/** the last graph built, by its snapshot's pool index: the next snapshot with the same pools starts from it */
-let last: { readonly poolsByToken: RoutingMarket["poolsByToken"]; readonly graph: TokenGraph } | undefined
+/**
+ * the latest graph built over each pool index: the next snapshot with the same pools starts
+ * from it (a snapshot narrowed to some venues has an index of its own, and leaves the full
+ * market's chain of graphs alone)
+ */
+const latestByIndex = new WeakMap<RoutingMarket["poolsByToken"], TokenGraph>()
 
 /** The token graph of a snapshot, built on first use and kept as long as the snapshot lives. */
 export const graphOf = (snapshot: RoutingMarket): TokenGraph => {
   let g = graphs.get(snapshot)
   if (g === undefined) {
-    g = new TokenGraph(snapshot, last?.poolsByToken === snapshot.poolsByToken ? last.graph : undefined)
+    g = new TokenGraph(snapshot, latestByIndex.get(snapshot.poolsByToken))
     graphs.set(snapshot, g)
-    last = { poolsByToken: snapshot.poolsByToken, graph: g }
+    latestByIndex.set(snapshot.poolsByToken, g)
   }
   return g
 }

@@ -176,6 +176,8 @@ export const externalSource = (
 
   return {
     name,
+    kind: config.kind,
+    health: breaker.state,
     config,
     breaker,
     quote: (request) => Effect.zipRight(countSource("requests", name), quote(request)),

@@ -2,6 +2,7 @@
 // same World as the own router, behind its own budget and circuit breaker.
 import { Context, Data, type Effect } from "effect"
 import type { SourceRequest, SourceRoute } from "../pricer/index.ts"
+import type { CircuitState } from "./circuit-breaker.ts"
 
 export class SourceError extends Data.TaggedError("SourceError")<{
   readonly source: string
@@ -11,6 +12,10 @@ export class SourceError extends Data.TaggedError("SourceError")<{
 
 export interface Source {
   readonly name: string
+  /** the aggregator's API (0x-v2, kyberswap) */
+  readonly kind: string
+  /** its circuit breaker's state: closed while it answers */
+  readonly health: Effect.Effect<CircuitState>
   /** the best route this source knows, or undefined when it has none */
   readonly quote: (request: SourceRequest) => Effect.Effect<SourceRoute | undefined, SourceError>
   /**

@@ -10,7 +10,8 @@ import { MarketState } from "../market/index.ts"
 import { externalSources, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings } from "../config/index.ts"
-import { makeQuoteServices, quoteProgram } from "./quote.ts"
+import { catalogPrograms } from "./catalog.ts"
+import { latestWorld, makeQuoteServices, quoteProgram } from "./quote.ts"
 import { swapProgram } from "./swap.ts"
 
 /** How often the market looks for a new block: Arc makes one about every half second. */
@@ -40,10 +41,12 @@ const programsLayer = (settings: ChainSettings) =>
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
       const services = yield* makeQuoteServices
+      const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
         executor: settings.executor,
         quote: (request) => quoteProgram(services, request),
         swap: (request) => Effect.provide(swapProgram(services, request), context),
+        ...catalog,
       }
     }),
   )

@@ -4,7 +4,9 @@
 import { Context, type Effect } from "effect"
 import type { Address, Hex } from "viem"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
+import type { SenderIssues } from "./sender-issues.ts"
 
 export interface SwapRequest extends QuoteRequest {
   /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */
@@ -39,6 +41,8 @@ export interface SwapResponse extends QuoteResponse {
   /** null for native input */
   readonly approval: Approval | null
   readonly simulated: boolean
+  /** the sender's real balance and allowance at the priced block where they fall short; null when they could not be read */
+  readonly issues: SenderIssues | null
 }
 
 export interface SwapProgramsShape {
@@ -46,6 +50,12 @@ export interface SwapProgramsShape {
   readonly executor: Address
   readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
   readonly swap: (request: SwapRequest) => Effect.Effect<SwapResponse, SwapError>
+  /** every name includeSources / excludeSources may use: the venues, then the aggregators */
+  readonly sourceNames: ReadonlySet<string>
+  /** the venues and aggregators at the latest block */
+  readonly sources: Effect.Effect<SourcesAnswer, QuoteError>
+  /** the tokens of the published pools at the latest block */
+  readonly tokens: Effect.Effect<TokensAnswer, QuoteError>
 }
 
 /**

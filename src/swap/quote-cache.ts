@@ -10,7 +10,7 @@ export interface QuoteCache {
 }
 
 const keyOf = (r: QuoteRequest): string =>
-  `${r.tokenIn}|${r.tokenOut}|${r.amountIn}|${r.feeBps}|${r.feeRecipient ?? ""}|${r.slippageBps}`
+  `${r.tokenIn}|${r.tokenOut}|${r.amountIn}|${r.feeBps}|${r.feeRecipient ?? ""}|${r.slippageBps}${r.allowedSources === undefined ? "" : `|${[...r.allowedSources].sort().join(",")}`}`
 
 export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
   let block = -1n

@@ -82,7 +82,7 @@ export const makeQuoteServices: Effect.Effect<QuoteServices, never, MarketState 
 })
 
 /** The latest World, unless the market has failed to refresh it for too long. */
-const latestWorld = (market: MarketState["Type"]) =>
+export const latestWorld = (market: MarketState["Type"]) =>
   Effect.catchTag(market.freshWorld(MAX_STALENESS_MS), "MarketStale", (e) => Effect.fail(unavailable(`market state is ${e.sinceSuccessMs} ms stale`)))
 
 /** The request's tokens: normalized, and checked for routability against the pools that hold them. */
@@ -121,12 +121,14 @@ const externalAnswers = (
   request: QuoteRequest,
   sender: Address | undefined,
 ): Effect.Effect<ReadonlyArray<SourceRoute | undefined>> => {
-  if (sources.length === 0) return Effect.succeed([])
+  const allowed = request.allowedSources
+  const asking = allowed === undefined ? sources : sources.filter((source) => allowed.has(source.name))
+  if (asking.length === 0) return Effect.succeed([])
   const asked = sourceRequest(world, tokens, request, sender)
   // the pricer refuses such a request itself
   if ("kind" in asked) return Effect.succeed([])
   return Effect.all(
-    sources.map((source) =>
+    asking.map((source) =>
       source.quote(asked).pipe(
         Effect.catchAll((e) =>
           Effect.as(

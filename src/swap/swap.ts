@@ -1,12 +1,13 @@
 // The swap program: the quote, priced again; execute(...) encoded; simulated
 // from the sender with the balance and allowance it will have; the
 // transaction and the approval it needs.
-import { Effect, Metric } from "effect"
+import { Effect, Fiber, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
 import { Internal, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
+import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, executeValue } from "../chain/index.ts"
-import { Rpc, type RpcError } from "../chain/index.ts"
+import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
@@ -96,6 +97,35 @@ export const swapProgram = (
     const executor = priced.settings.address
     const value = executeValue({ tokenIn: request.tokenIn, amountIn: request.amountIn })
     const approval = priced.tokenIn.native ? null : { token: request.tokenIn, spender: executor, amount: request.amountIn }
+    // the sender's real funds at the priced block, read while the routes are simulated
+    const funds = yield* Effect.fork(
+      senderFunds({
+        sender: request.sender,
+        blockNumber: priced.world.blockNumber,
+        ...(approval !== null ? { token: { address: priced.tokenIn.erc20Address, spender: executor } } : {}),
+      }).pipe(
+        Effect.map((f): SenderFunds | undefined => f),
+        Effect.catchTag("RpcError", (e) =>
+          unreachable(e)
+            ? Effect.as(Effect.logWarning(`the sender's funds could not be read, the node cannot be reached: ${e.message}`), undefined)
+            : Effect.fail(new Internal({ detail: `the sender's funds could not be read: ${e.method} ${e.reason}: ${e.message}`, cause: e })),
+        ),
+      ),
+    )
+    const inputKind: InputKind = priced.tokenIn.native ? "native" : priced.tokenIn.erc20Address.toLowerCase() === USDC_ERC20.toLowerCase() ? "usdc" : "erc20"
+    /** The answer with the sender's shortfalls, at the gas the transaction is sent with. */
+    const withIssues = (response: SwapResponse): Effect.Effect<SwapResponse, Internal> =>
+      Effect.map(Fiber.join(funds), (f) => ({
+        ...response,
+        issues: f === undefined ? null : senderIssues({
+          token: request.tokenIn,
+          kind: inputKind,
+          spender: executor,
+          amountIn: request.amountIn,
+          gasWei: (response.tx.gas ?? response.gasEstimate ?? 0n) * priced.world.baseFeeWei,
+          funds: f,
+        }),
+      }))
 
     const encode = (route: SourceRoute, minAmountOut: bigint) =>
       Effect.try({
@@ -160,6 +190,7 @@ export const swapProgram = (
             tx: { to: executor, data, value, gas },
             approval,
             simulated: gas !== null,
+            issues: null,
           },
         })
         const answer = (outcome: SimulationOutcome): Attempt =>
@@ -202,7 +233,7 @@ export const swapProgram = (
           else yield* countSource("rejected", dropped.route.source)
         }
         yield* countSource("wins", route.source)
-        return result.response
+        return yield* withIssues(result.response)
       }
       lastReason = result.reason
       if (!isExternalRoute(route)) break

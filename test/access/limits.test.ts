@@ -6,6 +6,13 @@ import { makeInFlight, makeTokenBuckets } from "../../src/access/index.ts"
 const run = <A, E>(effect: Effect.Effect<A, E, Scope.Scope>) =>
   Effect.runPromise(Effect.scoped(effect).pipe(Effect.provide(TestContext.TestContext)))
 
+/**
+ * The bucket's seconds to full, ceil((capacity − tokens) / (capacity / 60 a second)),
+ * in exact integers: the bucket holds `whole` tokens plus what `refilledMs` of refill gave.
+ */
+const secondsToFull = (capacity: number, whole: number, refilledMs = 0) =>
+  Math.ceil((60_000 * (capacity - whole) - refilledMs * capacity) / (1_000 * capacity))
+
 describe("token buckets", () => {
   test("60 a minute: a burst of 60, then one a second", () =>
     run(Effect.gen(function* () {
@@ -18,11 +25,11 @@ describe("token buckets", () => {
         remaining.push(d.remaining)
       }
       expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i))
-      expect(yield* buckets.take("key", 60)).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1 })
+      expect(yield* buckets.take("key", 60)).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 })
       yield* TestClock.adjust("999 millis")
       expect((yield* buckets.take("key", 60)).allowed).toBe(false)
       yield* TestClock.adjust("1 millis")
-      expect(yield* buckets.take("key", 60)).toEqual({ allowed: true, limit: 60, remaining: 0, retryAfterSeconds: 0 })
+      expect(yield* buckets.take("key", 60)).toEqual({ allowed: true, limit: 60, remaining: 0, retryAfterSeconds: 0, resetSeconds: 60 })
       yield* TestClock.adjust("60 seconds")
       expect((yield* buckets.take("key", 60)).remaining).toBe(59)
     })))
@@ -40,6 +47,49 @@ describe("token buckets", () => {
       // 3 a minute: a token every 20 s
       for (let i = 0; i < 3; i++) expect((yield* buckets.take("three", 3)).allowed).toBe(true)
       expect((yield* buckets.take("three", 3)).retryAfterSeconds).toBe(20)
+    })))
+
+  test("X-RateLimit-Reset: whole seconds until the bucket is full again, this request counted", () =>
+    run(Effect.gen(function* () {
+      const buckets = yield* makeTokenBuckets()
+      // 60 a minute, one back a second: after n requests in a burst, n seconds
+      for (let n = 1; n <= 60; n++) expect((yield* buckets.take("sixty", 60)).resetSeconds).toBe(secondsToFull(60, 60 - n))
+      expect(secondsToFull(60, 0)).toBe(60)
+      // refused: the bucket is as it was (0 tokens, plus what 999 ms gave back)
+      expect((yield* buckets.take("sixty", 60)).resetSeconds).toBe(60)
+      yield* TestClock.adjust("999 millis")
+      expect((yield* buckets.take("sixty", 60)).resetSeconds).toBe(secondsToFull(60, 0, 999))
+      // part of a second rounds up: 2.5 s of refill since it was empty, one taken: 1.5 tokens, 58.5 s → 59
+      yield* TestClock.adjust("1501 millis")
+      expect((yield* buckets.take("sixty", 60)).resetSeconds).toBe(secondsToFull(60, -1, 2_500))
+      expect(secondsToFull(60, -1, 2_500)).toBe(59)
+
+      // 3 a minute, a token every 20 s
+      expect((yield* buckets.take("three", 3)).resetSeconds).toBe(secondsToFull(3, 2))
+      expect(secondsToFull(3, 2)).toBe(20)
+      // taken at 0, 36 ms and 2 s: 0 whole tokens and 2 s of refill (0.1 token) left, 58 s from full;
+      // the float sum of those refills is a hair under 0.1, and the answer is still 58
+      yield* TestClock.adjust("36 millis")
+      yield* buckets.take("three", 3)
+      yield* TestClock.adjust("1964 millis")
+      const third = yield* buckets.take("three", 3)
+      expect(third.allowed).toBe(true)
+      expect(third.resetSeconds).toBe(secondsToFull(3, 0, 2_000))
+      expect(secondsToFull(3, 0, 2_000)).toBe(58)
+      // refused 7 s later: 0.45 token, (3 − 0.45) / 0.05 = 51 s
+      yield* TestClock.adjust("7 seconds")
+      const refused = yield* buckets.take("three", 3)
+      expect(refused.allowed).toBe(false)
+      expect(refused.resetSeconds).toBe(secondsToFull(3, 0, 9_000))
+      expect(secondsToFull(3, 0, 9_000)).toBe(51)
+      // full again a minute after the first request: the next one leaves 2 tokens, 20 s from full
+      yield* TestClock.adjust("51 seconds")
+      expect((yield* buckets.take("three", 3)).resetSeconds).toBe(secondsToFull(3, 2))
+
+      // a lowered limit: capacity and rate are the new ones
+      yield* buckets.take("lowered", 100)
+      expect((yield* buckets.take("lowered", 10)).resetSeconds).toBe(secondsToFull(10, 9))
+      expect(secondsToFull(10, 9)).toBe(6)
     })))
 
   test("keys are independent; refused requests do not use tokens", () =>

@@ -56,7 +56,8 @@ describe("AccessLive", () => {
     expect(keys.kind).toBe("sqlite")
 
     const decision = await access.run(Effect.flatMap(RateLimits, (rates) => rates.take("shared", 5)))
-    expect(decision).toEqual({ allowed: true, limit: 5, remaining: 4, retryAfterSeconds: 0 })
+    // a fresh bucket of 5 a minute less one token: full again in 1 / (5 / 60) = 12 s
+    expect(decision).toEqual({ allowed: true, limit: 5, remaining: 4, retryAfterSeconds: 0, resetSeconds: 12 })
     expect(await redis.client.send("HEXISTS", [`${redis.prefix}rate:shared`, "tokens"])).toBe(1)
     await access.run(Effect.flatMap(BadKeyLimits, (limits) => limits.take("10.0.0.1", 5)))
     expect(await redis.client.send("EXISTS", [`${redis.prefix}badkey:10.0.0.1`])).toBe(1)

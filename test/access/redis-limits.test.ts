@@ -58,6 +58,19 @@ const instance = async (over: Partial<SharedLimitsConfig> = {}): Promise<Instanc
   return { ...parts, run: (effect) => Effect.runPromise(quiet(effect)), close: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
+/**
+ * The bucket's seconds to full, ceil((capacity − tokens) / (capacity / 60 a second)),
+ * in exact integers: the bucket holds `whole` tokens plus what `refilledMs` of refill gave.
+ */
+const secondsToFull = (capacity: number, whole: number, refilledMs = 0) =>
+  Math.ceil((60_000 * (capacity - whole) - refilledMs * capacity) / (1_000 * capacity))
+
+/** The same formula over the tokens the bucket in Redis holds now (after the last take). */
+const storedSecondsToFull = async (key: string, capacity: number) => {
+  const tokens = Number(await redis.client.send("HGET", [`${redis.prefix}rate:${key}`, "tokens"]))
+  return Math.ceil((capacity - tokens) / (capacity / 60))
+}
+
 const fallbacks = () => Effect.runPromise(Metric.value(LimitStoreMetrics.fallbacks.pipe(Metric.tagged("operation", "rate")))).then((s) => s.count)
 
 describe("requests a minute, shared", () => {
@@ -70,13 +83,16 @@ describe("requests a minute, shared", () => {
         expect(d.allowed).toBe(true)
         expect(d.limit).toBe(60)
         remaining.push(d.remaining)
+        // seconds to full of the bucket this take left; within the burst's first second, i + 1
+        expect(d.resetSeconds).toBe(await storedSecondsToFull("key-60", 60))
+        expect(d.resetSeconds).toBe(Math.ceil((i + 1) / (60 / 60)))
       }
       expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i))
-      expect(await a.run(a.rates.take("key-60", 60))).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1 })
-      expect(await b.run(b.rates.take("key-60", 60))).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1 })
+      expect(await a.run(a.rates.take("key-60", 60))).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 })
+      expect(await b.run(b.rates.take("key-60", 60))).toEqual({ allowed: false, limit: 60, remaining: 0, retryAfterSeconds: 1, resetSeconds: 60 })
       // 3 a minute: a token every 20 s
       for (let i = 0; i < 3; i++) expect((await a.run(a.rates.take("key-3", 3))).allowed).toBe(true)
-      expect(await b.run(b.rates.take("key-3", 3))).toEqual({ allowed: false, limit: 3, remaining: 0, retryAfterSeconds: 20 })
+      expect(await b.run(b.rates.take("key-3", 3))).toEqual({ allowed: false, limit: 3, remaining: 0, retryAfterSeconds: 20, resetSeconds: 60 })
       // another key is independent
       expect((await b.run(b.rates.take("key-other", 3))).remaining).toBe(2)
       // one token back after a second (60 a minute)
@@ -86,6 +102,39 @@ describe("requests a minute, shared", () => {
     } finally {
       await a.close()
       await b.close()
+    }
+  })
+
+  test("X-RateLimit-Reset: decided in the take's own script, by the bucket's arithmetic", async () => {
+    const a = await instance()
+    try {
+      const bucket = `${redis.prefix}rate:held`
+      // a bucket whose `at` is a minute ahead of Redis's clock is not refilled until then: its state is exact
+      const hold = async (tokens: string) => {
+        const [seconds, micros] = (await redis.client.send("TIME", [])) as [string, string]
+        const ahead = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) + 60_000
+        await redis.client.send("HSET", [bucket, "tokens", tokens, "at", String(ahead)])
+      }
+      // 3 a minute, 30.5 s of refill (1.525 tokens): one taken leaves 0.525, (3 − 0.525) / 0.05 = 49.5 → 50
+      await hold("1.525")
+      expect(await a.run(a.rates.take("held", 3))).toEqual({ allowed: true, limit: 3, remaining: 0, retryAfterSeconds: 0, resetSeconds: secondsToFull(3, -1, 30_500) })
+      expect(secondsToFull(3, -1, 30_500)).toBe(50)
+      // refused with 7 s of refill (0.35 token): nothing taken, (3 − 0.35) / 0.05 = 53
+      await hold("0.35")
+      const refused = await a.run(a.rates.take("held", 3))
+      expect(refused.allowed).toBe(false)
+      expect(refused.resetSeconds).toBe(secondsToFull(3, 0, 7_000))
+      expect(secondsToFull(3, 0, 7_000)).toBe(53)
+      // the float state a bucket of 3 reaches after takes at 0, 36 ms and 2 s: 0.1 token less a hair, 58 s from full
+      await hold("0.09999999999999987")
+      expect((await a.run(a.rates.take("held", 3))).resetSeconds).toBe(secondsToFull(3, 0, 2_000))
+      expect(secondsToFull(3, 0, 2_000)).toBe(58)
+      // full (a limit lowered below what the bucket holds): one taken leaves 9 of 10, 6 s from full
+      await hold("100")
+      expect((await a.run(a.rates.take("held", 10))).resetSeconds).toBe(secondsToFull(10, 9))
+      expect(secondsToFull(10, 9)).toBe(6)
+    } finally {
+      await a.close()
     }
   })
 
@@ -297,6 +346,29 @@ describe("at the edge", () => {
     })
     return { api, hole }
   }
+
+  test("Redis answering: X-RateLimit-Reset from the shared bucket, on 200 and on 429", async () => {
+    const api = await startTestApi({ env: { REDIS_URL, REDIS_PREFIX: redis.prefix } })
+    try {
+      const { key, id } = await api.newKey({ rpm: 60 })
+      for (let n = 1; n <= 3; n++) {
+        const a = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })
+        expect(a.status).toBe(200)
+        expect(a.headers.get("x-ratelimit-remaining")).toBe(String(60 - n))
+        expect(a.headers.get("x-ratelimit-reset")).toBe(String(await storedSecondsToFull(id, 60)))
+        // n requests within a second on 60 a minute: ceil(n / (60 / 60)) = n
+        expect(a.headers.get("x-ratelimit-reset")).toBe(String(Math.ceil(n / (60 / 60))))
+      }
+      const one = await api.newKey({ rpm: 1 })
+      expect((await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": one.key })).headers.get("x-ratelimit-reset")).toBe("60")
+      const limited = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": one.key })
+      expectError(limited, 429, "RATE_LIMITED")
+      expect(limited.headers.get("x-ratelimit-reset")).toBe(String(await storedSecondsToFull(one.id, 1)))
+      expect(limited.headers.get("x-ratelimit-reset")).toBe("60")
+    } finally {
+      await api.close()
+    }
+  })
 
   test("Redis hung, open (the default): answered 200 within the time limit, limits from this instance", async () => {
     const { api, hole } = await hungApi("open")

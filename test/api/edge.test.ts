@@ -27,6 +27,8 @@ const QUOTE_JSON = {
   },
   priceImpactBps: null,
   gasEstimate: "100000",
+  // 100000 gas at the synthetic 20 gwei base fee; no price for token A
+  gasCost: { native: "2000000000000000", usdc: "2000", tokenOut: null },
   route: [{ shareBps: 10000, hops: [{ dex: "synthetic", pool: null, tokenIn: "0x3600000000000000000000000000000000000000", tokenOut: "0x00000000000000000000000000000000000000A1" }] }],
   // the synthetic market's block
   blockNumber: "1234",
@@ -48,7 +50,10 @@ describe("answers", () => {
   test("POST /quote: the spec's fields, in order, amounts as strings, addresses checksummed", async () => {
     const a = await post(api, "/api/v1/quote", quoteBody({ tokenOut: T.tokenA.toLowerCase() }), auth())
     expect(a.status).toBe(200)
-    expect(a.text).toBe(JSON.stringify({ ...QUOTE_JSON, requestId: a.headers.get("x-request-id") }))
+    const { quoteId, ...rest } = a.body
+    expect(typeof quoteId).toBe("string")
+    expect(a.text).toBe(JSON.stringify({ ...QUOTE_JSON, quoteId, requestId: a.headers.get("x-request-id") }))
+    expect(rest.requestId).toBe(a.headers.get("x-request-id"))
     expectRequestId(a)
     expect(a.headers.get("content-type")).toBe("application/json")
     expect(a.headers.get("x-ratelimit-limit")).toBe("1000")
@@ -83,7 +88,7 @@ describe("answers", () => {
     expect(deadline).toBeGreaterThanOrEqual(before + 1200)
     expect(deadline).toBeLessThanOrEqual(after + 1200)
     expect(requestId).toBe(a.headers.get("x-request-id"))
-    expect(Object.keys(a.body)).toEqual([...Object.keys(QUOTE_JSON), "sender", "recipient", "deadline", "tx", "approval", "simulated", "requestId"])
+    expect(Object.keys(a.body)).toEqual([...Object.keys(QUOTE_JSON), "sender", "recipient", "deadline", "tx", "approval", "simulated", "issues", "priceChangeBps", "requestId"])
     expect(rest).toEqual({
       ...QUOTE_JSON,
       sender: "0x1111111111111111111111111111111111111111",
@@ -91,6 +96,8 @@ describe("answers", () => {
       tx: { to: "0x5E1eC7eD00000000000000000000000000000001", data: "0x5e1ec7ed", value: "0", gas: "150000" },
       approval: { token: "0x3600000000000000000000000000000000000000", spender: "0x5E1eC7eD00000000000000000000000000000001", amount: "1000000" },
       simulated: true,
+      issues: { balance: null, allowance: null },
+      priceChangeBps: null,
     })
   })
 
@@ -156,7 +163,7 @@ describe("401 UNAUTHORIZED", () => {
 describe("404, 405", () => {
   for (const path of ["/", "/api/v1", "/api/v1/", "/api/v1/quotes", "/api/v1/quote/", "/api/v2/quote", "/API/V1/QUOTE"]) {
     test(`unknown path ${path}: 404 NOT_FOUND`, async () => {
-      expectError(await post(api, path, quoteBody(), auth()), 404, "NOT_FOUND", `no endpoint at ${path}: use POST /api/v1/quote or POST /api/v1/swap`)
+      expectError(await post(api, path, quoteBody(), auth()), 404, "NOT_FOUND", `no endpoint at ${path}: use POST /api/v1/quote, /swap, /sources or /tokens`)
     })
   }
   test("a query string does not change the path", async () => {

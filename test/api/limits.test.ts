@@ -17,22 +17,32 @@ const start = async (options: Parameters<typeof startTestApi>[0] = {}) => {
   return api
 }
 
+/** Whole seconds until a bucket of `capacity` a minute is full, `missing` tokens short: ceil(missing / (capacity / 60 a second)). */
+const secondsToFull = (capacity: number, missing: number) => Math.ceil((missing * 60) / capacity)
+
 describe("per-key rate: 429 RATE_LIMITED", () => {
   test("a key's requests per minute, counted down in X-RateLimit-Remaining, then Retry-After", async () => {
     const api = await start()
     const { key } = await api.newKey({ rpm: 3 })
     const remaining: string[] = []
+    const reset: string[] = []
     for (let i = 0; i < 3; i++) {
       const a = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })
       expect(a.status).toBe(200)
       expect(a.headers.get("x-ratelimit-limit")).toBe("3")
       remaining.push(a.headers.get("x-ratelimit-remaining")!)
+      reset.push(a.headers.get("x-ratelimit-reset")!)
     }
     expect(remaining).toEqual(["2", "1", "0"])
+    // a token every 20 s: n requests within the first second leave the bucket 20·n s from full
+    // (less under a second of refill, rounded up; exact refills on a test clock in test/access/limits.test.ts)
+    expect(reset).toEqual([1, 2, 3].map((n) => String(secondsToFull(3, n))))
+    expect(reset).toEqual(["20", "40", "60"])
     const limited = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })
     expectError(limited, 429, "RATE_LIMITED", "over this API key's limit of 3 requests a minute")
     expect(limited.headers.get("x-ratelimit-limit")).toBe("3")
     expect(limited.headers.get("x-ratelimit-remaining")).toBe("0")
+    expect(limited.headers.get("x-ratelimit-reset")).toBe(String(secondsToFull(3, 3)))
     // one request comes back every 20 s at 3 a minute (less the time the first three took;
     // exact values are checked on a test clock in test/access/limits.test.ts)
     expect(Number(limited.headers.get("retry-after"))).toBeWithin(15, 21)
@@ -47,8 +57,11 @@ describe("per-key rate: 429 RATE_LIMITED", () => {
     const a = await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })
     expect(a.headers.get("x-ratelimit-limit")).toBe("60")
     expect(a.headers.get("x-ratelimit-remaining")).toBe("59")
+    expect(a.headers.get("x-ratelimit-reset")).toBe(String(secondsToFull(60, 1)))
     const b = await post(api, "/api/v1/swap", { ...quoteBody(), sender: "0x1111111111111111111111111111111111111111" }, { "x-api-key": key })
     expect(b.headers.get("x-ratelimit-remaining")).toBe("58")
+    expect(b.headers.get("x-ratelimit-reset")).toBe(String(secondsToFull(60, 2)))
+    expect(b.headers.get("x-ratelimit-reset")).toBe("2")
   })
 })
 
@@ -64,6 +77,8 @@ describe("per-key in flight: 429 CONCURRENCY_LIMITED", () => {
     expectError(third, 429, "CONCURRENCY_LIMITED", "more than 2 requests in flight on this API key; wait for one to finish")
     expect(third.headers.get("retry-after")).toBe("1")
     expect(third.headers.get("x-ratelimit-limit")).toBe("100")
+    // the third request used its token too: 3 of 100 missing, 1.8 s → 2
+    expect(third.headers.get("x-ratelimit-reset")).toBe(String(secondsToFull(100, 3)))
     // another key still gets through while those two wait
     const other = await api.newKey()
     const otherCall = post(api, "/api/v1/quote", quoteBody(), { "x-api-key": other.key })
@@ -122,6 +137,7 @@ describe("bad keys per IP: 429 RATE_LIMITED", () => {
     expectError(limited, 429, "RATE_LIMITED", "too many requests with a missing or bad API key from this address")
     expect(Number(limited.headers.get("retry-after"))).toBeWithin(15, 21)
     expect(limited.headers.get("x-ratelimit-limit")).toBeNull()
+    expect(limited.headers.get("x-ratelimit-reset")).toBeNull()
     expect((await post(api, "/api/v1/quote", quoteBody(), { "x-api-key": key })).status).toBe(200)
   })
 
@@ -144,6 +160,7 @@ describe("the server's own cap: 503 OVERLOADED", () => {
     expectError(busy, 503, "OVERLOADED", "the API is busy")
     expect(busy.headers.get("retry-after")).toBe("1")
     expect(busy.headers.get("x-ratelimit-limit")).toBeNull()
+    expect(busy.headers.get("x-ratelimit-reset")).toBeNull()
     expectError(await post(api, "/api/v1/quote", quoteBody(), {}), 503, "OVERLOADED")
     gate.open()
     expect((await first).status).toBe(200)

@@ -10,7 +10,8 @@ import type { SwapRequest } from "../../src/swap/index.ts"
 
 const EXECUTOR = "0x5E1eC7eD00000000000000000000000000000001" as const
 const NOW = 1_800_000_000
-const rules = { executor: EXECUTOR, nowSeconds: NOW }
+const SOURCES = new Set(["uniswap-v2", "arcade-v2", "uniswap-v3", "xylonet", "kyberswap"])
+const rules = { executor: EXECUTOR, nowSeconds: NOW, sourceNames: SOURCES }
 
 const TOKEN_A = "0x00000000000000000000000000000000000000A1"
 const TOKEN_B = "0x00000000000000000000000000000000000000b2"
@@ -326,5 +327,41 @@ describe("swap request", () => {
   })
   test("sender may be any other address", () => {
     expect<string>(ok(swap({ sender: EIP55[0]!.toLowerCase() })).sender).toBe(EIP55[0]!)
+  })
+})
+
+describe("sources", () => {
+  test("includeSources: only the sources named; excludeSources: all but the named", () => {
+    expect([...ok(quote({ includeSources: ["arcade-v2", "kyberswap"] })).allowedSources!].sort()).toEqual(["arcade-v2", "kyberswap"])
+    expect([...ok(quote({ excludeSources: ["kyberswap", "xylonet"] })).allowedSources!].sort()).toEqual(["arcade-v2", "uniswap-v2", "uniswap-v3"])
+    expect([...ok(quote({ includeSources: ["arcade-v2", "uniswap-v3"], excludeSources: ["kyberswap"] })).allowedSources!].sort()).toEqual(["arcade-v2", "uniswap-v3"])
+    expect(ok(quote({})).allowedSources).toBeUndefined()
+    expect(ok(quote({ includeSources: null })).allowedSources).toBeUndefined()
+    expect([...ok(swap({ excludeSources: ["uniswap-v2"] })).allowedSources!].length).toBe(4)
+  })
+  test("an unknown name is refused, naming the field and the sources there are", () => {
+    expect(refused(quote({ includeSources: ["sushi"] }))).toBe("includeSources: no source is named sushi (the sources: uniswap-v2, arcade-v2, uniswap-v3, xylonet, kyberswap)")
+    expect(refused(quote({ excludeSources: ["uniswap-v2", "Uniswap-V3"] }))).toStartWith("excludeSources: no source is named Uniswap-V3")
+  })
+  test("malformed lists are refused", () => {
+    expect(refused(quote({ includeSources: [] }))).toBe("includeSources: must name at least one source")
+    expect(refused(quote({ includeSources: "uniswap-v2" }))).toBe('includeSources: must be an array of source names, got "uniswap-v2"')
+    expect(refused(quote({ excludeSources: ["xylonet", "xylonet"] }))).toBe("excludeSources: names xylonet twice")
+    expect(refused(quote({ excludeSources: [7] }))).toBe("excludeSources: must hold source names (see POST /sources), got 7")
+    expect(refused(quote({ includeSources: Array.from({ length: 65 }, (_, i) => `s${i}`) }))).toBe("includeSources: must name at most 64 sources")
+  })
+  test("a name in both lists, or no source left, is refused", () => {
+    expect(refused(quote({ includeSources: ["xylonet"], excludeSources: ["xylonet"] }))).toBe("excludeSources: names xylonet, which includeSources names too")
+    expect(refused(quote({ excludeSources: [...SOURCES] }))).toBe("excludeSources: leaves no source to route with")
+  })
+})
+
+describe("quoteId", () => {
+  test("passed on with the swap request when sent; malformed ids refused by the field", () => {
+    expect(ok(swap({ quoteId: "AbC-_9" })).quoteId).toBe("AbC-_9")
+    expect("quoteId" in ok(swap({}))).toBe(false)
+    expect(refused(swap({ quoteId: "not base64url!" }))).toBe('quoteId: must be a quoteId returned by POST /quote, got "not base64url!"')
+    expect(refused(swap({ quoteId: "" }))).toBe('quoteId: must be a quoteId returned by POST /quote, got ""')
+    expect(refused(quote({ quoteId: "AbC" }))).toBe("quoteId: unknown field")
   })
 })

@@ -19,7 +19,7 @@ export interface SwapOnDevnet {
   readonly devnet: TestDevnet
   readonly api: RunningApi
   readonly manifest: Manifest
-  readonly post: (path: "quote" | "swap", body: Record<string, unknown>) => Promise<{ status: number; body: any; headers: Headers }>
+  readonly post: (path: "quote" | "swap" | "sources" | "tokens", body: Record<string, unknown>) => Promise<{ status: number; body: any; headers: Headers }>
   readonly token: (symbol: string) => Address
   /** ERC-20 balance, or the native balance for NATIVE */
   readonly balanceOf: (asset: Address, holder: Address) => Promise<bigint>

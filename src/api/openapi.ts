@@ -1,0 +1,153 @@
+// The API described once with @effect/platform's HttpApi, over the same
+// Schemas the edge decodes requests and encodes answers with, and the OpenAPI
+// 3.1 document generated from it (committed as openapi.json; a test fails when
+// the code would generate another). The edge itself is the measured Bun.serve
+// router of server.ts: this description is not served, it is published.
+import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecurity, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { BASE_PATH } from "./admission.ts"
+import { ERROR_TABLE } from "./errors.ts"
+import { QuoteBody, SwapBody } from "./requests.ts"
+import { ErrorBodyJson, QuoteResponseJson, SwapResponseJson, SourcesResponseJson, TokensResponseJson, EmptyBody } from "./response-schemas.ts"
+
+export const API_VERSION = "1.1.0"
+
+/** Every status an error can have, with the codes it carries. */
+const errorStatuses = (): ReadonlyMap<number, ReadonlyArray<string>> => {
+  const byStatus = new Map<number, string[]>()
+  for (const { status, code } of Object.values(ERROR_TABLE)) {
+    const codes = byStatus.get(status) ?? []
+    if (!codes.includes(code)) codes.push(code)
+    byStatus.set(status, codes)
+  }
+  return new Map([...byStatus].sort((a, b) => a[0] - b[0]))
+}
+
+/** The error body at one status, its code narrowed to that status's codes. */
+const errorAt = (status: number, codes: ReadonlyArray<string>) =>
+  Schema.Struct({
+    ...ErrorBodyJson.fields,
+    error: Schema.Struct({ ...ErrorBodyJson.fields.error.fields, code: Schema.Literal(...(codes as [string, ...string[]])) }),
+  }).annotations({ identifier: `Error${status}`, description: codes.join(", ") })
+
+const RequestHeaders = Schema.Struct({
+  "x-request-id": Schema.optional(Schema.String.pipe(Schema.pattern(/^[A-Za-z0-9._-]{1,64}$/))).annotations({
+    description: "your own id for this request (1-64 of A-Za-z0-9._-): used as requestId; anything else is replaced",
+  }),
+})
+
+class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth", {
+  security: {
+    apiKey: HttpApiSecurity.apiKey({ key: "x-api-key", in: "header" }),
+    bearer: HttpApiSecurity.bearer,
+  },
+}) {}
+
+// every endpoint can answer every error status (the key, the limits and the body come first)
+const withErrors = <E extends HttpApiEndpoint.HttpApiEndpoint.Any>(endpoint: E): E => {
+  let out = endpoint as unknown as HttpApiEndpoint.HttpApiEndpoint<string, "POST">
+  for (const [status, codes] of errorStatuses()) out = out.addError(errorAt(status, codes), { status }) as unknown as typeof out
+  return out as unknown as E
+}
+
+const quote = withErrors(
+  HttpApiEndpoint.post("quote", `${BASE_PATH}/quote`)
+    .setHeaders(RequestHeaders)
+    .setPayload(QuoteBody)
+    .addSuccess(QuoteResponseJson)
+    .annotate(OpenApi.Summary, "Price an exact-input swap")
+    .annotate(OpenApi.Description, "The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block. Nothing is built or simulated."),
+)
+
+const swap = withErrors(
+  HttpApiEndpoint.post("swap", `${BASE_PATH}/swap`)
+    .setHeaders(RequestHeaders)
+    .setPayload(SwapBody)
+    .addSuccess(SwapResponseJson)
+    .annotate(OpenApi.Summary, "Price a swap again and build its transaction")
+    .annotate(
+      OpenApi.Description,
+      "Priced at the head block, encoded as a call to the route executor and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned.",
+    ),
+)
+
+const sources = withErrors(
+  HttpApiEndpoint.post("sources", `${BASE_PATH}/sources`)
+    .setHeaders(RequestHeaders)
+    .setPayload(EmptyBody)
+    .addSuccess(SourcesResponseJson)
+    .annotate(OpenApi.Summary, "The venues and aggregators routes may use")
+    .annotate(OpenApi.Description, "Their names are what includeSources, excludeSources and route[].hops[].dex use."),
+)
+
+const tokens = withErrors(
+  HttpApiEndpoint.post("tokens", `${BASE_PATH}/tokens`)
+    .setHeaders(RequestHeaders)
+    .setPayload(EmptyBody)
+    .addSuccess(TokensResponseJson)
+    .annotate(OpenApi.Summary, "The tokens routes may use")
+    .annotate(OpenApi.Description, "Every token held by a published pool, with its reference price when a feed gives one."),
+)
+
+const HEADERS = {
+  requestId: { description: "the body's requestId", schema: { type: "string" } },
+  limit: { description: "the key's requests a minute (once the key was accepted)", schema: { type: "integer" } },
+  remaining: { description: "requests left in the key's bucket (once the key was accepted)", schema: { type: "integer" } },
+  reset: { description: "seconds until the key's bucket is full again (once the key was accepted)", schema: { type: "integer" } },
+  retryAfter: { description: "seconds to wait before retrying", schema: { type: "integer" } },
+  allow: { description: "the methods allowed: POST", schema: { type: "string" } },
+} as const
+
+const DECODE_ERROR_SCHEMAS = ["HttpApiDecodeError", "Issue", "PropertyKey"]
+
+/**
+ * What the generator cannot be told: the response headers (on every response, and the
+ * status-specific ones); the error bodies as shared components; and no HttpApi decode error,
+ * since the edge answers every invalid request with the API's own 400 body.
+ */
+const finish = (spec: Record<string, any>): Record<string, any> => {
+  const schemas: Record<string, unknown> = spec.components.schemas
+  for (const name of DECODE_ERROR_SCHEMAS) delete schemas[name]
+  for (const item of Object.values<Record<string, any>>(spec.paths ?? {})) {
+    for (const operation of Object.values<Record<string, any>>(item)) {
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
+        const content = response.content?.["application/json"]
+        if (status !== "200" && content !== undefined) {
+          const options: unknown[] = content.schema.anyOf ?? [content.schema]
+          const body = options.find((o) => JSON.stringify(o).indexOf("HttpApiDecodeError") === -1)
+          schemas[`Error${status}`] = body
+          content.schema = { $ref: `#/components/schemas/Error${status}` }
+          response.description = `${(body as any).properties.error.properties.code.enum.join(", ")}: see the error codes`
+        }
+        const headers: Record<string, unknown> = { "X-Request-Id": HEADERS.requestId }
+        if (status !== "401" && status !== "404" && status !== "405") {
+          headers["X-RateLimit-Limit"] = HEADERS.limit
+          headers["X-RateLimit-Remaining"] = HEADERS.remaining
+          headers["X-RateLimit-Reset"] = HEADERS.reset
+        }
+        if (status === "429" || status === "503") headers["Retry-After"] = HEADERS.retryAfter
+        if (status === "405") headers["Allow"] = HEADERS.allow
+        response.headers = headers
+      }
+    }
+  }
+  return spec
+}
+
+export const Api = HttpApi.make("arc-swap")
+  .add(HttpApiGroup.make("swap", { topLevel: true }).add(quote).add(swap).add(sources).add(tokens).middleware(ApiKeyAuth))
+  .annotateContext(
+    OpenApi.annotations({
+      title: "Arc swap aggregator API",
+      version: API_VERSION,
+      description:
+        "Exact-input quotes and ready-to-sign swap transactions on Arc (chain id 5042), routed over on-chain venues and external aggregators. Amounts are integer strings in a token's smallest unit; addresses are EIP-55 checksummed in answers. Every endpoint is POST with a JSON body of at most 16 KB and an API key.",
+      transform: finish,
+    }),
+  )
+
+/** The OpenAPI 3.1 document of the API, as committed in openapi.json. */
+export const openApiDocument = (): Record<string, unknown> => OpenApi.fromApi(Api) as unknown as Record<string, unknown>
+
+/** The document as the file holds it. */
+export const openApiJson = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`

@@ -1,0 +1,164 @@
+// The bodies the API answers with, as Schemas from the programs' typed answers
+// to JSON. The edge encodes every 200 and every error with these, and the
+// OpenAPI document is generated from them: the document cannot describe a body
+// the edge does not send.
+import { Schema } from "effect"
+import { CHAIN_ID } from "../pricer/index.ts"
+import { AddressJson, addressJson, AmountJson, amountJson, blockNumberJson, HexJson, IntegerJson, RequestIdJson } from "./json-fields.ts"
+
+const Hop = Schema.Struct({
+  dex: Schema.String.annotations({ description: "the venue's name (see POST /sources), or the external aggregator's" }),
+  pool: Schema.NullOr(Schema.String).annotations({ description: "pool address, 32-byte V4 pool id, or null when unknown" }),
+  tokenIn: AddressJson,
+  tokenOut: AddressJson,
+}).annotations({ identifier: "RouteHop" })
+
+const RouteEntry = Schema.Struct({
+  shareBps: IntegerJson(1, 10_000, "share of the input for this split; all entries add up to 10000"),
+  hops: Schema.Array(Hop),
+}).annotations({ identifier: "RouteEntry" })
+
+const Fees = Schema.Struct({
+  token: addressJson("always tokenOut"),
+  protocolBps: IntegerJson(0, 10_000, "protocol fee rate in basis points"),
+  protocolAmount: AmountJson,
+  partnerBps: IntegerJson(0, 100, "the request's feeBps; 0 without a fee"),
+  partnerAmount: AmountJson,
+  partnerRecipient: Schema.NullOr(AddressJson),
+}).annotations({ identifier: "Fees" })
+
+const GasCost = Schema.Struct({
+  native: amountJson("gasEstimate × the block's base fee, in native USDC wei (18 decimals)"),
+  usdc: amountJson("the same in USDC's 6-decimal units, rounded down"),
+  tokenOut: Schema.NullOr(AmountJson).annotations({ description: "the same in tokenOut's smallest units at the reference prices; null without a price for tokenOut" }),
+}).annotations({ identifier: "GasCost", description: "the gas estimate priced at the block's base fee; null when there is no gas estimate" })
+
+/** The fields /quote and /swap answer alike. */
+const pricedFields = {
+  chainId: Schema.Literal(CHAIN_ID),
+  tokenIn: AddressJson,
+  tokenOut: AddressJson,
+  amountIn: AmountJson,
+  amountOut: amountJson("what the recipient gets: grossAmountOut less both fees"),
+  minAmountOut: amountJson("amountOut less slippageBps, rounded down; the transaction reverts below it"),
+  slippageBps: IntegerJson(0, 2_000, "the request's slippageBps"),
+  grossAmountOut: amountJson("what the route delivers before fees"),
+  fees: Fees,
+  priceImpactBps: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({ description: "signed basis points against the reference prices; null without a reference" }),
+  gasEstimate: Schema.NullOr(AmountJson).annotations({ description: "gas units the route is expected to use" }),
+  gasCost: Schema.NullOr(GasCost),
+  route: Schema.Array(RouteEntry),
+  blockNumber: blockNumberJson("the block whose pools, fee and prices priced this answer"),
+}
+
+export const QuoteResponseJson = Schema.Struct({
+  ...pricedFields,
+  quoteId: Schema.String.annotations({ description: "this quote, signed: send it with /swap within 5 minutes to learn priceChangeBps" }),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "QuoteResponse" })
+
+const Tx = Schema.Struct({
+  to: addressJson("the route executor"),
+  data: HexJson,
+  value: amountJson("native USDC to send, 18 decimals; 0 unless the input is native USDC"),
+  gas: Schema.NullOr(AmountJson).annotations({ description: "gas limit: the least limit at which the simulation succeeds plus headroom; null when not simulated" }),
+}).annotations({ identifier: "Transaction" })
+
+const Approval = Schema.Struct({ token: AddressJson, spender: AddressJson, amount: AmountJson }).annotations({
+  identifier: "Approval",
+  description: "the allowance the sender needs (ERC-20 input); null for native input",
+})
+
+const BalanceIssue = Schema.Struct({
+  token: AddressJson,
+  actual: AmountJson,
+  expected: amountJson("amountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance)"),
+}).annotations({ identifier: "BalanceIssue" })
+
+const AllowanceIssue = Schema.Struct({
+  token: AddressJson,
+  spender: AddressJson,
+  actual: AmountJson,
+  expected: AmountJson,
+}).annotations({ identifier: "AllowanceIssue" })
+
+const Issues = Schema.Struct({
+  balance: Schema.NullOr(BalanceIssue),
+  allowance: Schema.NullOr(AllowanceIssue),
+}).annotations({
+  identifier: "SenderIssues",
+  description: "the sender's real balance and allowance at blockNumber, each when it falls short (null otherwise); the simulation fills them in. null when they could not be read",
+})
+
+export const SwapResponseJson = Schema.Struct({
+  ...pricedFields,
+  sender: AddressJson,
+  recipient: AddressJson,
+  deadline: Schema.Number.pipe(Schema.int()).annotations({ description: "Unix seconds after which the transaction reverts" }),
+  tx: Tx,
+  approval: Schema.NullOr(Approval),
+  simulated: Schema.Boolean.annotations({ description: "true when the exact transaction was simulated from the sender and succeeded" }),
+  issues: Schema.NullOr(Issues),
+  priceChangeBps: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({
+    description: "amountOut against the quoteId's, in basis points (negative when worse), rounded toward zero; null without a quoteId",
+  }),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "SwapResponse" })
+
+export const ERROR_CODES = [
+  "INVALID_REQUEST",
+  "UNAUTHORIZED",
+  "NOT_FOUND",
+  "API_DISABLED",
+  "METHOD_NOT_ALLOWED",
+  "SIMULATION_FAILED",
+  "NO_ROUTE",
+  "RATE_LIMITED",
+  "CONCURRENCY_LIMITED",
+  "INTERNAL",
+  "OVERLOADED",
+  "UNAVAILABLE",
+  "TIMEOUT",
+] as const
+
+export const ErrorBodyJson = Schema.Struct({
+  error: Schema.Struct({
+    code: Schema.Literal(...ERROR_CODES),
+    message: Schema.String.annotations({ description: "for people; may be reworded: branch on code" }),
+    reason: Schema.optional(Schema.String).annotations({ description: "SIMULATION_FAILED: the executor's reason, when it gives one" }),
+  }),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "ErrorBody" })
+
+/** The body of POST /sources and POST /tokens: an empty JSON object. */
+export const EmptyBody = Schema.Struct({}).annotations({ identifier: "EmptyRequest", description: "an empty JSON object: {}" })
+
+const Source = Schema.Struct({
+  name: Schema.String.annotations({ description: "what includeSources, excludeSources and route[].hops[].dex call it" }),
+  type: Schema.Literal("venue", "aggregator"),
+  kind: Schema.String.annotations({ description: "venue: uniswap-v2, uniswap-v3, uniswap-v4, curve-stableswap; aggregator: 0x-v2, kyberswap" }),
+  pools: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({ description: "venue: its pools published at blockNumber; null for an aggregator" }),
+  healthy: Schema.Boolean.annotations({ description: "venue: registered on the route executor and its pools published; aggregator: its circuit breaker is closed" }),
+  detail: Schema.NullOr(Schema.String).annotations({ description: "why it is not healthy; null when it is" }),
+}).annotations({ identifier: "Source" })
+
+export const SourcesResponseJson = Schema.Struct({
+  sources: Schema.Array(Source),
+  blockNumber: blockNumberJson("the block this answer was read at"),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "SourcesResponse" })
+
+const Token = Schema.Struct({
+  address: AddressJson,
+  symbol: Schema.String,
+  decimals: IntegerJson(0, 255, "the token's decimals"),
+  priceUsd: Schema.NullOr(Schema.String.pipe(Schema.pattern(/^[0-9]+(\.[0-9]+)?$/))).annotations({
+    description: "the reference price in US dollars, exactly as its feed gives it (a decimal string); null without a feed",
+  }),
+}).annotations({ identifier: "Token" })
+
+export const TokensResponseJson = Schema.Struct({
+  tokens: Schema.Array(Token),
+  blockNumber: blockNumberJson("the block this answer was read at"),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "TokensResponse" })

@@ -1,0 +1,44 @@
+// What a sender holds at a block: its native balance, and its balance of a
+// token and allowance to a spender, in one Multicall3 read at that block.
+import { Effect } from "effect"
+import { erc20Abi, parseAbi, type Address } from "viem"
+import { read } from "./multicall.ts"
+import { Rpc } from "./rpc.ts"
+import { RpcError } from "./rpc-error.ts"
+
+const MULTICALL3_ABI = parseAbi(["function getEthBalance(address addr) view returns (uint256 balance)"])
+
+export interface SenderFunds {
+  /** native USDC, wei */
+  readonly native: bigint
+  /** balanceOf(sender) of the token; undefined when no token was asked */
+  readonly balance: bigint | undefined
+  /** allowance(sender, spender) of the token; undefined when no token was asked */
+  readonly allowance: bigint | undefined
+}
+
+/** The sender's funds at `blockNumber`: the token's balance and allowance when a token is given. */
+export const senderFunds = (params: {
+  readonly sender: Address
+  readonly token?: { readonly address: Address; readonly spender: Address }
+  readonly blockNumber: bigint
+}): Effect.Effect<SenderFunds, RpcError, Rpc> =>
+  Effect.flatMap(Rpc, (rpc) => {
+    const native = read({ address: rpc.multicall3, abi: MULTICALL3_ABI, functionName: "getEthBalance", args: [params.sender] })
+    const token = params.token
+    const reads = token === undefined
+      ? [native] as const
+      : [
+          native,
+          read({ address: token.address, abi: erc20Abi, functionName: "balanceOf", args: [params.sender] }),
+          read({ address: token.address, abi: erc20Abi, functionName: "allowance", args: [params.sender, token.spender] }),
+        ] as const
+    return Effect.flatMap(rpc.multicall(reads, { blockNumber: params.blockNumber }), (results) => {
+      const values: bigint[] = []
+      for (const r of results) {
+        if (!r.success) return Effect.fail(new RpcError({ method: "eth_call", reason: "revert", message: `the sender's funds could not be read at block ${params.blockNumber}` }))
+        values.push(r.value as bigint)
+      }
+      return Effect.succeed({ native: values[0]!, balance: values[1], allowance: values[2] })
+    })
+  })

@@ -1,0 +1,156 @@
+// A quote id: the terms of a /quote answer (the request's tokens, amount and
+// fee, its amountOut and block, when it was issued) in a compact binary form,
+// signed with HMAC-SHA256 under a key every instance derives alike. Nothing is
+// stored: a /swap that sends it back is told how its price moved since.
+//
+// Layout (then base64url, no padding):
+//   version 1 | tokenIn 20 | tokenOut 20 | feeBps 1 | slippageBps 2 |
+//   feeRecipient flag 1 [+ 20] | issuedAt 5 | amountIn len+bytes |
+//   amountOut len+bytes | blockNumber len+bytes | tag 16
+import { createHmac, timingSafeEqual } from "node:crypto"
+import type { Address } from "viem"
+import { checksum } from "../addresses/index.ts"
+
+export interface QuotedTerms {
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+  readonly amountIn: bigint
+  readonly feeBps: number
+  readonly feeRecipient: Address | null
+  readonly slippageBps: number
+  readonly amountOut: bigint
+  readonly blockNumber: bigint
+  readonly issuedAtSeconds: number
+}
+
+/** How long a quote id is accepted after it was issued. */
+export const QUOTE_ID_TTL_SECONDS = 300
+/** How far in the future an id's issue time may lie (clocks of instances differ a little). */
+const CLOCK_SKEW_SECONDS = 30
+const VERSION = 1
+const TAG_BYTES = 16
+/** the longest id an encoding can give (three 32-byte integers, a recipient): anything longer is refused unread */
+const MAX_ID_LENGTH = 200
+const BASE64URL = /^[A-Za-z0-9_-]+$/
+
+/** The signing key for quote ids, derived from a secret the instances share. */
+export const quoteIdKey = (secret: string): Uint8Array => new Uint8Array(createHmac("sha256", secret).update("arc-swap quoteId v1").digest())
+
+const tagOf = (key: Uint8Array, body: Uint8Array): Uint8Array => new Uint8Array(createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES))
+
+const hexBytes = (hex: string): number[] => {
+  const out: number[] = []
+  for (let i = 2; i < hex.length; i += 2) out.push(Number.parseInt(hex.slice(i, i + 2), 16))
+  return out
+}
+
+const integerBytes = (n: bigint): number[] => {
+  if (n < 0n || n >= 1n << 256n) throw new RangeError(`a quote id holds integers from 0 to 2^256 - 1, got ${n}`)
+  const hex = n === 0n ? "" : n.toString(16)
+  const bytes = hexBytes(`0x${hex.length % 2 === 1 ? `0${hex}` : hex}`)
+  return [bytes.length, ...bytes]
+}
+
+/** The id of a quote with these terms. */
+export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
+  const bytes: number[] = [VERSION, ...hexBytes(terms.tokenIn.toLowerCase()), ...hexBytes(terms.tokenOut.toLowerCase()), terms.feeBps, terms.slippageBps >> 8, terms.slippageBps & 0xff]
+  if (terms.feeRecipient === null) bytes.push(0)
+  else bytes.push(1, ...hexBytes(terms.feeRecipient.toLowerCase()))
+  const issued = BigInt(terms.issuedAtSeconds)
+  for (let shift = 32n; shift >= 0n; shift -= 8n) bytes.push(Number((issued >> shift) & 0xffn))
+  bytes.push(...integerBytes(terms.amountIn), ...integerBytes(terms.amountOut), ...integerBytes(terms.blockNumber))
+  const body = new Uint8Array(bytes)
+  const tag = tagOf(key, body)
+  const all = new Uint8Array(body.length + TAG_BYTES)
+  all.set(body)
+  all.set(tag, body.length)
+  return Buffer.from(all).toString("base64url")
+}
+
+type Decoded = { readonly ok: true; readonly terms: QuotedTerms } | { readonly ok: false; readonly problem: string }
+
+const refused = (problem: string): Decoded => ({ ok: false, problem })
+
+/** A reader over the id's bytes: each read answers undefined past the end. */
+const reader = (bytes: Uint8Array) => {
+  let at = 0
+  const take = (n: number): Uint8Array | undefined => {
+    if (at + n > bytes.length) return undefined
+    const out = bytes.subarray(at, at + n)
+    at += n
+    return out
+  }
+  const hex = (b: Uint8Array) => Buffer.from(b).toString("hex")
+  return {
+    address: (): Address | undefined => {
+      const b = take(20)
+      return b === undefined ? undefined : checksum(`0x${hex(b)}`)
+    },
+    byte: (): number | undefined => take(1)?.[0],
+    integer: (): bigint | undefined => {
+      const length = take(1)?.[0]
+      if (length === undefined || length > 32) return undefined
+      const b = take(length)
+      return b === undefined ? undefined : length === 0 ? 0n : BigInt(`0x${hex(b)}`)
+    },
+    fixed: (n: number): bigint | undefined => {
+      const b = take(n)
+      return b === undefined ? undefined : BigInt(`0x${hex(b)}`)
+    },
+    rest: () => bytes.length - at,
+  }
+}
+
+/**
+ * The terms a quote id carries, or why it is refused (a phrase to follow "quoteId: "): malformed,
+ * not issued by this service (or altered), expired, or issued in the future.
+ */
+export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, ttlSeconds: number = QUOTE_ID_TTL_SECONDS): Decoded => {
+  if (id.length === 0 || id.length > MAX_ID_LENGTH || !BASE64URL.test(id)) return refused("is malformed (not a quote id: base64url of at most 200 characters)")
+  const all = new Uint8Array(Buffer.from(id, "base64url"))
+  if (all.length <= TAG_BYTES + 1) return refused("is malformed (too short to be a quote id)")
+  const body = all.subarray(0, all.length - TAG_BYTES)
+  if (body[0] !== VERSION) return refused(`is malformed (unknown version ${body[0]})`)
+  if (!timingSafeEqual(tagOf(key, body), all.subarray(all.length - TAG_BYTES))) return refused("was not issued by this service or was altered")
+  // signed by us: what follows is well formed unless the layout itself is broken
+  const r = reader(body.subarray(1))
+  const tokenIn = r.address()
+  const tokenOut = r.address()
+  const feeBps = r.byte()
+  const slippage = r.fixed(2)
+  const flag = r.byte()
+  const feeRecipient = flag === 1 ? r.address() : null
+  const issued = r.fixed(5)
+  const amountIn = r.integer()
+  const amountOut = r.integer()
+  const blockNumber = r.integer()
+  if (tokenIn === undefined || tokenOut === undefined || feeBps === undefined || slippage === undefined || (flag !== 0 && flag !== 1) || feeRecipient === undefined || issued === undefined || amountIn === undefined || amountOut === undefined || blockNumber === undefined || r.rest() !== 0) {
+    return refused("is malformed (its fields do not read)")
+  }
+  const issuedAtSeconds = Number(issued)
+  if (issuedAtSeconds > nowSeconds + CLOCK_SKEW_SECONDS) return refused(`was issued in the future (at ${issuedAtSeconds}, now is ${nowSeconds})`)
+  const age = nowSeconds - issuedAtSeconds
+  if (age > ttlSeconds) return refused(`expired ${age - ttlSeconds} s ago (a quote id is valid for ${ttlSeconds} s; ask /quote again)`)
+  return { ok: true, terms: { tokenIn, tokenOut, amountIn, feeBps, feeRecipient, slippageBps: Number(slippage), amountOut, blockNumber, issuedAtSeconds } }
+}
+
+/**
+ * The first field in which a request differs from the quoted terms (tokenIn, tokenOut, amountIn,
+ * feeBps, feeRecipient), or undefined: a quote id is for the same trade only.
+ */
+export const sameRequest = (
+  terms: QuotedTerms,
+  request: { readonly tokenIn: string; readonly tokenOut: string; readonly amountIn: bigint; readonly feeBps: number; readonly feeRecipient: string | null },
+): string | undefined => {
+  const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+  if (!same(terms.tokenIn, request.tokenIn)) return "tokenIn"
+  if (!same(terms.tokenOut, request.tokenOut)) return "tokenOut"
+  if (terms.amountIn !== request.amountIn) return "amountIn"
+  if (terms.feeBps !== request.feeBps) return "feeBps"
+  if (!same(terms.feeRecipient, request.feeRecipient)) return "feeRecipient"
+  return undefined
+}
+
+/** (amountOut − quoted) × 10000 / quoted, rounded toward zero: negative when the swap gives less. */
+export const priceChangeBps = (quotedAmountOut: bigint, amountOut: bigint): number =>
+  quotedAmountOut === 0n ? 0 : Number(((amountOut - quotedAmountOut) * 10_000n) / quotedAmountOut)
