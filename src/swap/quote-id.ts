@@ -29,8 +29,8 @@ export const QUOTE_ID_TTL_SECONDS = 300
 const CLOCK_SKEW_SECONDS = 30
 const VERSION = 1
 const TAG_BYTES = 16
-/** the longest id an encoding can give (three 32-byte integers, a recipient): anything longer is refused unread */
-const MAX_ID_LENGTH = 200
+/** the longest id an encoding can give (185 bytes: three 32-byte integers, a recipient): anything longer is refused unread */
+const MAX_ID_LENGTH = 248
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 /** The signing key for quote ids, derived from a secret the instances share. */
@@ -106,7 +106,7 @@ const reader = (bytes: Uint8Array) => {
  * not issued by this service (or altered), expired, or issued in the future.
  */
 export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, ttlSeconds: number = QUOTE_ID_TTL_SECONDS): Decoded => {
-  if (id.length === 0 || id.length > MAX_ID_LENGTH || !BASE64URL.test(id)) return refused("is malformed (not a quote id: base64url of at most 200 characters)")
+  if (id.length === 0 || id.length > MAX_ID_LENGTH || !BASE64URL.test(id)) return refused("is malformed (not a quote id: base64url of at most 248 characters)")
   const all = new Uint8Array(Buffer.from(id, "base64url"))
   if (all.length <= TAG_BYTES + 1) return refused("is malformed (too short to be a quote id)")
   const body = all.subarray(0, all.length - TAG_BYTES)
@@ -151,6 +151,14 @@ export const sameRequest = (
   return undefined
 }
 
-/** (amountOut − quoted) × 10000 / quoted, rounded toward zero: negative when the swap gives less. */
-export const priceChangeBps = (quotedAmountOut: bigint, amountOut: bigint): number =>
-  quotedAmountOut === 0n ? 0 : Number(((amountOut - quotedAmountOut) * 10_000n) / quotedAmountOut)
+const MAX_BPS = BigInt(Number.MAX_SAFE_INTEGER)
+
+/**
+ * (amountOut − quoted) × 10000 / quoted, rounded toward zero: negative when the swap gives less
+ * (never below −10000). A rise beyond 2^53 − 1 basis points is reported as that.
+ */
+export const priceChangeBps = (quotedAmountOut: bigint, amountOut: bigint): number => {
+  if (quotedAmountOut === 0n) return 0
+  const bps = ((amountOut - quotedAmountOut) * 10_000n) / quotedAmountOut
+  return Number(bps > MAX_BPS ? MAX_BPS : bps)
+}

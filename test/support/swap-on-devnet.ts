@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { erc20Abi, type Address, type Hex, type TransactionReceipt } from "viem"
 import { startApiServer, type RunningApi } from "../../src/api/index.ts"
 import type { Manifest } from "../../src/devnet/index.ts"
-import { chainSettings } from "../../src/config/index.ts"
+import { chainSettings, type ChainSettings } from "../../src/config/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
 import { startTestDevnet, type TestDevnet } from "./devnet.ts"
 
@@ -25,6 +25,10 @@ export interface SwapOnDevnet {
   readonly balanceOf: (asset: Address, holder: Address) => Promise<bigint>
   /** approve(spender, amount) when the allowance falls short, then tx exactly as returned; the receipt, whatever its status */
   readonly send: (swap: any, from: Address) => Promise<TransactionReceipt>
+  /** the API's key store (SQLite), for another instance sharing it */
+  readonly keyStore: string
+  /** the service's chain settings, for another instance over the same devnet */
+  readonly settings: ChainSettings
   readonly stop: () => Promise<void>
 }
 
@@ -40,9 +44,10 @@ export const startSwapOnDevnet = async (
   const manifest = devnet.manifest
   const dir = mkdtempSync(join(tmpdir(), "swap-on-devnet-"))
   let api: RunningApi | undefined
+  let settings: ChainSettings
   try {
     const rpcUrl = options.rpcUrl?.(devnet)
-    const settings = Either.getOrThrow(chainSettings(rpcUrl !== undefined ? { RPC_URL: rpcUrl } : {}, manifest))
+    settings = Either.getOrThrow(chainSettings(rpcUrl !== undefined ? { RPC_URL: rpcUrl } : {}, manifest))
     api = await startApiServer({
       programs: livePrograms(settings).pipe(Layer.orDie),
       env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
@@ -89,6 +94,8 @@ export const startSwapOnDevnet = async (
     devnet,
     api: running,
     manifest,
+    keyStore: join(dir, "keys.sqlite"),
+    settings,
     post,
     token: (symbol) => manifest.tokens[symbol]!.address as Address,
     balanceOf,

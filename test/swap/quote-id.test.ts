@@ -1,0 +1,130 @@
+// The quote id: a quote's terms, signed. What it carries comes back whole; any
+// change to it, another key, an expired or future id are refused, each with
+// its own words.
+import { describe, expect, test } from "bun:test"
+import fc from "fast-check"
+import { getAddress, type Address } from "viem"
+import { decodeQuoteId, encodeQuoteId, priceChangeBps, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "../../src/swap/index.ts"
+
+const KEY = quoteIdKey("a secret every instance shares, 32+ chars")
+const OTHER_KEY = quoteIdKey("another deployment's secret, 32+ chars!")
+const NOW = 1_800_000_000
+
+const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(`0x${Buffer.from(b).toString("hex")}`) as Address)
+const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })
+const terms: fc.Arbitrary<QuotedTerms> = fc.record({
+  tokenIn: address,
+  tokenOut: address,
+  amountIn: fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }),
+  feeBps: fc.integer({ min: 0, max: 100 }),
+  feeRecipient: fc.option(address, { nil: null }),
+  slippageBps: fc.integer({ min: 0, max: 2000 }),
+  amountOut: uint256,
+  blockNumber: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }),
+  issuedAtSeconds: fc.integer({ min: NOW - QUOTE_ID_TTL_SECONDS, max: NOW }),
+})
+
+const sample: QuotedTerms = {
+  tokenIn: "0x3600000000000000000000000000000000000000",
+  tokenOut: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  amountIn: 1_000_000_000n,
+  feeBps: 30,
+  feeRecipient: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc",
+  slippageBps: 50,
+  amountOut: 862_123_456n,
+  blockNumber: 12_345_678n,
+  issuedAtSeconds: NOW - 10,
+}
+
+describe("quote id", () => {
+  test("carries the terms whole, compact and URL-safe", () => {
+    fc.assert(
+      fc.property(terms, (t) => {
+        const id = encodeQuoteId(KEY, t)
+        expect(id).toMatch(/^[A-Za-z0-9_-]+$/)
+        expect(id.length).toBeLessThanOrEqual(248)
+        expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: t })
+      }),
+      { numRuns: 300 },
+    )
+    expect(encodeQuoteId(KEY, sample).length).toBeLessThan(140)
+  })
+
+  test("any flipped bit is refused: altered, or not readable", () => {
+    const bytes = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
+    for (let i = 0; i < bytes.length * 8; i++) {
+      const altered = Buffer.from(bytes)
+      altered[i >> 3] = altered[i >> 3]! ^ (1 << (i & 7))
+      const answer = decodeQuoteId(KEY, altered.toString("base64url"), NOW)
+      expect(answer.ok).toBe(false)
+      if (!answer.ok) expect(answer.problem).toMatch(/^(was not issued by this service or was altered|is malformed \(unknown version \d+\))$/)
+    }
+  })
+
+  test("made under another key: not issued by this service", () => {
+    expect(decodeQuoteId(KEY, encodeQuoteId(OTHER_KEY, sample), NOW)).toEqual({ ok: false, problem: "was not issued by this service or was altered" })
+  })
+
+  test("valid for its time to live, inclusive; refused after it, and from too far in the future", () => {
+    const at = (issuedAtSeconds: number) => encodeQuoteId(KEY, { ...sample, issuedAtSeconds })
+    expect(decodeQuoteId(KEY, at(NOW - 300), NOW).ok).toBe(true)
+    expect(decodeQuoteId(KEY, at(NOW - 301), NOW)).toEqual({ ok: false, problem: "expired 1 s ago (a quote id is valid for 300 s; ask /quote again)" })
+    expect(decodeQuoteId(KEY, at(NOW + 30), NOW).ok).toBe(true)
+    expect(decodeQuoteId(KEY, at(NOW + 31), NOW)).toEqual({ ok: false, problem: `was issued in the future (at ${NOW + 31}, now is ${NOW})` })
+  })
+
+  test("malformed ids, each in its own words", () => {
+    const problem = (id: string) => {
+      const answer = decodeQuoteId(KEY, id, NOW)
+      return answer.ok ? "accepted" : answer.problem
+    }
+    expect(problem("")).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
+    expect(problem("abc+/=")).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
+    expect(problem("A".repeat(249))).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
+    expect(problem("AQID")).toBe("is malformed (too short to be a quote id)")
+    const v2 = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
+    v2[0] = 2
+    expect(problem(v2.toString("base64url"))).toBe("is malformed (unknown version 2)")
+    const truncated = encodeQuoteId(KEY, sample).slice(0, -4)
+    expect(problem(truncated)).toBe("was not issued by this service or was altered")
+  })
+
+  test("is for the same trade: the first field that differs is named", () => {
+    const request = { tokenIn: sample.tokenIn.toLowerCase(), tokenOut: sample.tokenOut, amountIn: sample.amountIn, feeBps: 30, feeRecipient: sample.feeRecipient!.toLowerCase() }
+    expect(sameRequest(sample, request)).toBeUndefined()
+    expect(sameRequest(sample, { ...request, tokenIn: "0x0000000000000000000000000000000000000000" })).toBe("tokenIn")
+    expect(sameRequest(sample, { ...request, tokenOut: sample.tokenIn })).toBe("tokenOut")
+    expect(sameRequest(sample, { ...request, amountIn: 999_999_999n })).toBe("amountIn")
+    expect(sameRequest(sample, { ...request, feeBps: 0, feeRecipient: null })).toBe("feeBps")
+    expect(sameRequest(sample, { ...request, feeRecipient: "0x0000000000000000000000000000000000000001" })).toBe("feeRecipient")
+  })
+})
+
+describe("priceChangeBps", () => {
+  test("signed basis points of the quoted amount, rounded toward zero", () => {
+    expect(priceChangeBps(10_000n, 10_000n)).toBe(0)
+    expect(priceChangeBps(10_000n, 10_001n)).toBe(1)
+    expect(priceChangeBps(10_000n, 9_999n)).toBe(-1)
+    expect(priceChangeBps(3n, 2n)).toBe(-3333)
+    expect(priceChangeBps(3n, 4n)).toBe(3333)
+    expect(priceChangeBps(1_000_000n, 999_950n)).toBe(0)
+    expect(priceChangeBps(1_000_000n, 2_000_000n)).toBe(10_000)
+    expect(priceChangeBps(1_000_000n, 0n)).toBe(-10_000)
+    // a rise too large for a JSON integer is reported as the largest
+    expect(priceChangeBps(1n, 10n ** 30n)).toBe(Number.MAX_SAFE_INTEGER)
+  })
+  test("is the exact quotient truncated toward zero, for any amounts", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.bigInt({ min: 0n, max: 10n ** 30n }), (quoted, out) => {
+        fc.pre(out <= quoted * 10n ** 11n)
+        const got = BigInt(priceChangeBps(quoted, out))
+        const scaled = (out - quoted) * 10_000n
+        // |got| × quoted ≤ |scaled| < (|got| + 1) × quoted, with got's sign that of the change
+        const abs = (n: bigint) => (n < 0n ? -n : n)
+        expect(abs(got) * quoted <= abs(scaled)).toBe(true)
+        expect(abs(scaled) < (abs(got) + 1n) * quoted).toBe(true)
+        expect(got === 0n || got < 0n === scaled < 0n).toBe(true)
+      }),
+    )
+  })
+})
