@@ -1,6 +1,8 @@
 // The admin listener (ADMIN_HOST:ADMIN_PORT, apart from the API's port):
 //   GET /metrics  every Effect metric of the process as Prometheus text, the
 //                 market's staleness gauges refreshed at each scrape;
+//   GET /docs     the API's documentation page (Redoc over openapi.json);
+//   GET /openapi.json  the API's OpenAPI 3.1 document;
 //   GET /health   200 when the market is fresh and the key store answers, 503
 //                 otherwise, with a JSON body naming each check. Shared limits
 //                 that cannot be reached make the status "degraded" (still 200)
@@ -8,6 +10,8 @@
 import { Data, Duration, Effect, Metric, Option, Runtime, type Scope } from "effect"
 import type { ApiKeysShape, LimitStore } from "../access/index.ts"
 import type { Staleness } from "../market/index.ts"
+import { docsPage } from "./docs-page.ts"
+import { readOpenApiFile } from "./openapi-file.ts"
 import { PROMETHEUS_CONTENT_TYPE, prometheusSnapshot } from "./prometheus.ts"
 
 /** The admin listener cannot listen (address in use, permission). */
@@ -118,12 +122,39 @@ export interface AdminServer {
   readonly url: string
 }
 
-/** Serves /metrics and /health until the scope closes. */
-export const serveAdmin = (options: { readonly host: string; readonly port: number }, inputs: HealthInputs): Effect.Effect<AdminServer, AdminServeError, Scope.Scope> =>
+/** The API's documentation the admin listener serves: the OpenAPI document, read when first asked for. */
+export interface AdminDocs {
+  /** the document; throws when it cannot be read */
+  readonly openApi: () => Record<string, unknown>
+}
+
+const PATHS = new Set(["/metrics", "/health", "/docs", "/openapi.json"])
+
+/** Serves /metrics, /health, /docs and /openapi.json until the scope closes. */
+export const serveAdmin = (
+  options: { readonly host: string; readonly port: number },
+  inputs: HealthInputs,
+  docs: AdminDocs = { openApi: () => readOpenApiFile() },
+): Effect.Effect<AdminServer, AdminServeError, Scope.Scope> =>
   Effect.gen(function* () {
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
     const json = (status: number, body: unknown) =>
       new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } })
+    // the document and its page, built on the first request that asks and kept
+    let built: { readonly document: string; readonly page: string } | undefined
+    const documentation = (path: string): Response => {
+      try {
+        if (built === undefined) {
+          const document = docs.openApi()
+          built = { document: `${JSON.stringify(document, null, 2)}\n`, page: docsPage(document) }
+        }
+      } catch (e) {
+        return new Response(`the API's documentation is unavailable: ${(e as Error).message}\n`, { status: 503, headers: { "content-type": "text/plain; charset=utf-8" } })
+      }
+      return path === "/docs"
+        ? new Response(built.page, { status: 200, headers: { "content-type": "text/html; charset=utf-8" } })
+        : new Response(built.document, { status: 200, headers: { "content-type": "application/json" } })
+    }
     const server = yield* Effect.acquireRelease(
       Effect.try({
         try: () =>
@@ -134,8 +165,9 @@ export const serveAdmin = (options: { readonly host: string; readonly port: numb
             reusePort: false,
             fetch: async (request) => {
               const path = new URL(request.url).pathname
-              if (path !== "/metrics" && path !== "/health") return json(404, { error: "not found: use GET /metrics or GET /health" })
+              if (!PATHS.has(path)) return json(404, { error: "not found: use GET /metrics, /health, /docs or /openapi.json" })
               if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } })
+              if (path === "/docs" || path === "/openapi.json") return documentation(path)
               if (path === "/health") {
                 const report = await run(checkHealth(inputs))
                 return json(report.status === "unavailable" ? 503 : 200, report)
