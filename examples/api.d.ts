@@ -1,0 +1,1326 @@
+// Generated from ../openapi.json by openapi-typescript: bun examples/generate-client.ts. Do not edit.
+
+export interface paths {
+    "/api/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price an exact-input swap
+         * @description The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block. Nothing is built or simulated.
+         */
+        post: operations["quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/swap": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Price a swap again and build its transaction
+         * @description Priced at the head block, encoded as a call to the route executor and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned.
+         */
+        post: operations["swap"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The venues and aggregators routes may use
+         * @description Their names are what includeSources, excludeSources and route[].hops[].dex use.
+         */
+        post: operations["sources"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tokens routes may use
+         * @description Every token held by a published pool, with its reference price when a feed gives one.
+         */
+        post: operations["tokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        QuoteResponse: {
+            /** @enum {number} */
+            chainId: 5042;
+            tokenIn: components["schemas"]["Address"];
+            tokenOut: components["schemas"]["Address"];
+            amountIn: components["schemas"]["Amount"];
+            /** @description what the recipient gets: grossAmountOut less both fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            amountOut: string;
+            /** @description amountOut less slippageBps, rounded down; the transaction reverts below it (a non-negative integer in the token's smallest unit, as a decimal string) */
+            minAmountOut: string;
+            /**
+             * between(0, 2000)
+             * @description the request's slippageBps
+             */
+            slippageBps: number;
+            /** @description what the route delivers before fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            grossAmountOut: string;
+            fees: components["schemas"]["Fees"];
+            /** @description signed basis points against the reference prices; null without a reference */
+            priceImpactBps: number | null;
+            /** @description gas units the route is expected to use */
+            gasEstimate: components["schemas"]["Amount"] | null;
+            gasCost: components["schemas"]["GasCost"] | null;
+            route: components["schemas"]["RouteEntry"][];
+            /** @description the block whose pools, fee and prices priced this answer (a decimal string) */
+            blockNumber: string;
+            /** @description this quote, signed: send it with /swap within 5 minutes to learn priceChangeBps */
+            quoteId: string;
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description 20-byte address, EIP-55 checksummed in answers */
+        Address: string;
+        /** @description a non-negative integer in the token's smallest unit, as a decimal string */
+        Amount: string;
+        Fees: {
+            /** @description always tokenOut */
+            token: string;
+            /**
+             * between(0, 10000)
+             * @description protocol fee rate in basis points
+             */
+            protocolBps: number;
+            protocolAmount: components["schemas"]["Amount"];
+            /**
+             * between(0, 100)
+             * @description the request's feeBps; 0 without a fee
+             */
+            partnerBps: number;
+            partnerAmount: components["schemas"]["Amount"];
+            partnerRecipient: components["schemas"]["Address"] | null;
+        };
+        /** @description the gas estimate priced at the block's base fee; null when there is no gas estimate */
+        GasCost: {
+            /** @description gasEstimate × the block's base fee, in native USDC wei (18 decimals) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            native: string;
+            /** @description the same in USDC's 6-decimal units, rounded down (a non-negative integer in the token's smallest unit, as a decimal string) */
+            usdc: string;
+            /** @description the same in tokenOut's smallest units at the reference prices; null without a price for tokenOut */
+            tokenOut: components["schemas"]["Amount"] | null;
+        };
+        RouteEntry: {
+            /**
+             * between(1, 10000)
+             * @description share of the input for this split; all entries add up to 10000
+             */
+            shareBps: number;
+            hops: components["schemas"]["RouteHop"][];
+        };
+        RouteHop: {
+            /** @description the venue's name (see POST /sources), or the external aggregator's */
+            dex: string;
+            /** @description pool address, 32-byte V4 pool id, or null when unknown */
+            pool: string | null;
+            tokenIn: components["schemas"]["Address"];
+            tokenOut: components["schemas"]["Address"];
+        };
+        SwapResponse: {
+            /** @enum {number} */
+            chainId: 5042;
+            tokenIn: components["schemas"]["Address"];
+            tokenOut: components["schemas"]["Address"];
+            amountIn: components["schemas"]["Amount"];
+            /** @description what the recipient gets: grossAmountOut less both fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            amountOut: string;
+            /** @description amountOut less slippageBps, rounded down; the transaction reverts below it (a non-negative integer in the token's smallest unit, as a decimal string) */
+            minAmountOut: string;
+            /**
+             * between(0, 2000)
+             * @description the request's slippageBps
+             */
+            slippageBps: number;
+            /** @description what the route delivers before fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            grossAmountOut: string;
+            fees: components["schemas"]["Fees"];
+            /** @description signed basis points against the reference prices; null without a reference */
+            priceImpactBps: number | null;
+            /** @description gas units the route is expected to use */
+            gasEstimate: components["schemas"]["Amount"] | null;
+            gasCost: components["schemas"]["GasCost"] | null;
+            route: components["schemas"]["RouteEntry"][];
+            /** @description the block whose pools, fee and prices priced this answer (a decimal string) */
+            blockNumber: string;
+            sender: components["schemas"]["Address"];
+            recipient: components["schemas"]["Address"];
+            /**
+             * int
+             * @description Unix seconds after which the transaction reverts
+             */
+            deadline: number;
+            tx: components["schemas"]["Transaction"];
+            approval: components["schemas"]["Approval"] | null;
+            /** @description true when the exact transaction was simulated from the sender and succeeded */
+            simulated: boolean;
+            issues: components["schemas"]["SenderIssues"] | null;
+            /** @description amountOut against the quoteId's, in basis points (negative when worse), rounded toward zero; null without a quoteId */
+            priceChangeBps: number | null;
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        Transaction: {
+            /** @description the route executor */
+            to: string;
+            data: components["schemas"]["HexData"];
+            /** @description native USDC to send, 18 decimals; 0 unless the input is native USDC (a non-negative integer in the token's smallest unit, as a decimal string) */
+            value: string;
+            /** @description gas limit: the least limit at which the simulation succeeds plus headroom; null when not simulated */
+            gas: components["schemas"]["Amount"] | null;
+        };
+        HexData: string;
+        /** @description the allowance the sender needs (ERC-20 input); null for native input */
+        Approval: {
+            token: components["schemas"]["Address"];
+            spender: components["schemas"]["Address"];
+            amount: components["schemas"]["Amount"];
+        };
+        /** @description the sender's real balance and allowance at blockNumber, each when it falls short (null otherwise); the simulation fills them in. null when they could not be read */
+        SenderIssues: {
+            balance: components["schemas"]["BalanceIssue"] | null;
+            allowance: components["schemas"]["AllowanceIssue"] | null;
+        };
+        BalanceIssue: {
+            token: components["schemas"]["Address"];
+            actual: components["schemas"]["Amount"];
+            /** @description amountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            expected: string;
+        };
+        AllowanceIssue: {
+            token: components["schemas"]["Address"];
+            spender: components["schemas"]["Address"];
+            actual: components["schemas"]["Amount"];
+            expected: components["schemas"]["Amount"];
+        };
+        /** @description an empty JSON object: {} */
+        EmptyRequest: Record<string, never> | unknown[];
+        SourcesResponse: {
+            sources: components["schemas"]["Source"][];
+            /** @description the block this answer was read at (a decimal string) */
+            blockNumber: string;
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        Source: {
+            /** @description what includeSources, excludeSources and route[].hops[].dex call it */
+            name: string;
+            /** @enum {string} */
+            type: "venue" | "aggregator";
+            /** @description venue: uniswap-v2, uniswap-v3, uniswap-v4, curve-stableswap; aggregator: 0x-v2, kyberswap */
+            kind: string;
+            /** @description venue: its pools published at blockNumber; null for an aggregator */
+            pools: number | null;
+            /** @description venue: registered on the route executor and its pools published; aggregator: its circuit breaker is closed */
+            healthy: boolean;
+            /** @description why it is not healthy; null when it is */
+            detail: string | null;
+        };
+        TokensResponse: {
+            tokens: components["schemas"]["Token"][];
+            /** @description the block this answer was read at (a decimal string) */
+            blockNumber: string;
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        Token: {
+            address: components["schemas"]["Address"];
+            symbol: string;
+            /**
+             * between(0, 255)
+             * @description the token's decimals
+             */
+            decimals: number;
+            /** @description the reference price in US dollars, exactly as its feed gives it (a decimal string); null without a feed */
+            priceUsd: string | null;
+        };
+        /** @description INVALID_REQUEST */
+        Error400: {
+            error: {
+                /** @enum {string} */
+                code: "INVALID_REQUEST";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description UNAUTHORIZED */
+        Error401: {
+            error: {
+                /** @enum {string} */
+                code: "UNAUTHORIZED";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description NOT_FOUND, API_DISABLED */
+        Error404: {
+            error: {
+                /** @enum {string} */
+                code: "NOT_FOUND" | "API_DISABLED";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description METHOD_NOT_ALLOWED */
+        Error405: {
+            error: {
+                /** @enum {string} */
+                code: "METHOD_NOT_ALLOWED";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description SIMULATION_FAILED */
+        Error409: {
+            error: {
+                /** @enum {string} */
+                code: "SIMULATION_FAILED";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description INVALID_REQUEST */
+        Error413: {
+            error: {
+                /** @enum {string} */
+                code: "INVALID_REQUEST";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description NO_ROUTE */
+        Error422: {
+            error: {
+                /** @enum {string} */
+                code: "NO_ROUTE";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description RATE_LIMITED, CONCURRENCY_LIMITED */
+        Error429: {
+            error: {
+                /** @enum {string} */
+                code: "RATE_LIMITED" | "CONCURRENCY_LIMITED";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description INTERNAL */
+        Error502: {
+            error: {
+                /** @enum {string} */
+                code: "INTERNAL";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description OVERLOADED, UNAVAILABLE */
+        Error503: {
+            error: {
+                /** @enum {string} */
+                code: "OVERLOADED" | "UNAVAILABLE";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+        /** @description TIMEOUT */
+        Error504: {
+            error: {
+                /** @enum {string} */
+                code: "TIMEOUT";
+                /** @description for people; may be reworded: branch on code */
+                message: string;
+                /** @description SIMULATION_FAILED: the executor's reason, when it gives one */
+                reason?: string;
+            };
+            /** @description the request's id, also in the X-Request-Id header; quote it to support */
+            requestId: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    quote: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description your own id for this request (1-64 of A-Za-z0-9._-): used as requestId; anything else is replaced */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token sold: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
+                    tokenIn: string;
+                    /** @description the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
+                    tokenOut: string;
+                    /** @description amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53 */
+                    amountIn: string | number;
+                    /** @description partner fee in basis points of the output; 0 when not sent */
+                    feeBps?: number;
+                    /** @description receives the partner fee; required when feeBps > 0 */
+                    feeRecipient?: string;
+                    /** @description tolerance below amountOut for minAmountOut; 50 when not sent */
+                    slippageBps?: number;
+                    /**
+                     * @description the chain: 5042 when sent
+                     * @constant
+                     */
+                    chainId?: 5042;
+                    /** @description only these sources (venue or aggregator names, see POST /sources) may be used */
+                    includeSources?: string[];
+                    /** @description these sources (venue or aggregator names, see POST /sources) are not used */
+                    excludeSources?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description QuoteResponse */
+            200: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteResponse"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            400: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description UNAUTHORIZED: see the error codes */
+            401: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description NOT_FOUND, API_DISABLED: see the error codes */
+            404: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: see the error codes */
+            405: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the methods allowed: POST */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description SIMULATION_FAILED: see the error codes */
+            409: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            413: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description NO_ROUTE: see the error codes */
+            422: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description RATE_LIMITED, CONCURRENCY_LIMITED: see the error codes */
+            429: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description INTERNAL: see the error codes */
+            502: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description OVERLOADED, UNAVAILABLE: see the error codes */
+            503: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+            /** @description TIMEOUT: see the error codes */
+            504: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    swap: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description your own id for this request (1-64 of A-Za-z0-9._-): used as requestId; anything else is replaced */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the token sold: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
+                    tokenIn: string;
+                    /** @description the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
+                    tokenOut: string;
+                    /** @description amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53 */
+                    amountIn: string | number;
+                    /** @description partner fee in basis points of the output; 0 when not sent */
+                    feeBps?: number;
+                    /** @description receives the partner fee; required when feeBps > 0 */
+                    feeRecipient?: string;
+                    /** @description tolerance below amountOut for minAmountOut; 50 when not sent */
+                    slippageBps?: number;
+                    /**
+                     * @description the chain: 5042 when sent
+                     * @constant
+                     */
+                    chainId?: 5042;
+                    /** @description only these sources (venue or aggregator names, see POST /sources) may be used */
+                    includeSources?: string[];
+                    /** @description these sources (venue or aggregator names, see POST /sources) are not used */
+                    excludeSources?: string[];
+                    /** @description sends the transaction and pays amountIn */
+                    sender: string;
+                    /** @description receives amountOut; the sender when not sent */
+                    recipient?: string;
+                    /** @description Unix seconds after which the transaction reverts: in the future, at most one hour ahead; now + 20 minutes when not sent */
+                    deadline?: number;
+                    /** @description the quoteId of a /quote for the same tokens, amount and fee, at most 5 minutes old: the answer's priceChangeBps compares against it */
+                    quoteId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description SwapResponse */
+            200: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SwapResponse"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            400: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description UNAUTHORIZED: see the error codes */
+            401: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description NOT_FOUND, API_DISABLED: see the error codes */
+            404: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: see the error codes */
+            405: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the methods allowed: POST */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description SIMULATION_FAILED: see the error codes */
+            409: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            413: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description NO_ROUTE: see the error codes */
+            422: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description RATE_LIMITED, CONCURRENCY_LIMITED: see the error codes */
+            429: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description INTERNAL: see the error codes */
+            502: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description OVERLOADED, UNAVAILABLE: see the error codes */
+            503: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+            /** @description TIMEOUT: see the error codes */
+            504: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    sources: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description your own id for this request (1-64 of A-Za-z0-9._-): used as requestId; anything else is replaced */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description SourcesResponse */
+            200: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SourcesResponse"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            400: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description UNAUTHORIZED: see the error codes */
+            401: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description NOT_FOUND, API_DISABLED: see the error codes */
+            404: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: see the error codes */
+            405: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the methods allowed: POST */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description SIMULATION_FAILED: see the error codes */
+            409: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            413: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description NO_ROUTE: see the error codes */
+            422: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description RATE_LIMITED, CONCURRENCY_LIMITED: see the error codes */
+            429: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description INTERNAL: see the error codes */
+            502: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description OVERLOADED, UNAVAILABLE: see the error codes */
+            503: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+            /** @description TIMEOUT: see the error codes */
+            504: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+    tokens: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description your own id for this request (1-64 of A-Za-z0-9._-): used as requestId; anything else is replaced */
+                "x-request-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description TokensResponse */
+            200: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokensResponse"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            400: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description UNAUTHORIZED: see the error codes */
+            401: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description NOT_FOUND, API_DISABLED: see the error codes */
+            404: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: see the error codes */
+            405: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the methods allowed: POST */
+                    Allow?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error405"];
+                };
+            };
+            /** @description SIMULATION_FAILED: see the error codes */
+            409: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description INVALID_REQUEST: see the error codes */
+            413: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description NO_ROUTE: see the error codes */
+            422: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description RATE_LIMITED, CONCURRENCY_LIMITED: see the error codes */
+            429: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description INTERNAL: see the error codes */
+            502: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description OVERLOADED, UNAVAILABLE: see the error codes */
+            503: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+            /** @description TIMEOUT: see the error codes */
+            504: {
+                headers: {
+                    /** @description the body's requestId */
+                    "X-Request-Id"?: string;
+                    /** @description the key's requests a minute (once the key was accepted) */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description requests left in the key's bucket (once the key was accepted) */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description seconds until the key's bucket is full again (once the key was accepted) */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error504"];
+                };
+            };
+        };
+    };
+}
