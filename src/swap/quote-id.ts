@@ -36,35 +36,34 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 /** The signing key for quote ids, derived from a secret the instances share. */
 export const quoteIdKey = (secret: string): Uint8Array => new Uint8Array(createHmac("sha256", secret).update("arc-swap quoteId v1").digest())
 
-const tagOf = (key: Uint8Array, body: Uint8Array): Uint8Array => new Uint8Array(createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES))
+const tagOf = (key: Uint8Array, body: Uint8Array): Buffer => createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES)
 
-const hexBytes = (hex: string): number[] => {
-  const out: number[] = []
-  for (let i = 2; i < hex.length; i += 2) out.push(Number.parseInt(hex.slice(i, i + 2), 16))
-  return out
-}
+const hexOf = (n: number | bigint, digits: number): string => n.toString(16).padStart(digits, "0")
 
-const integerBytes = (n: bigint): number[] => {
+/** an integer as its length byte and its big-endian bytes, in hex */
+const integerHex = (n: bigint): string => {
   if (n < 0n || n >= 1n << 256n) throw new RangeError(`a quote id holds integers from 0 to 2^256 - 1, got ${n}`)
-  const hex = n === 0n ? "" : n.toString(16)
-  const bytes = hexBytes(`0x${hex.length % 2 === 1 ? `0${hex}` : hex}`)
-  return [bytes.length, ...bytes]
+  if (n === 0n) return "00"
+  const hex = n.toString(16)
+  const even = hex.length % 2 === 1 ? `0${hex}` : hex
+  return `${hexOf(even.length / 2, 2)}${even}`
 }
 
 /** The id of a quote with these terms. */
 export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
-  const bytes: number[] = [VERSION, ...hexBytes(terms.tokenIn.toLowerCase()), ...hexBytes(terms.tokenOut.toLowerCase()), terms.feeBps, terms.slippageBps >> 8, terms.slippageBps & 0xff]
-  if (terms.feeRecipient === null) bytes.push(0)
-  else bytes.push(1, ...hexBytes(terms.feeRecipient.toLowerCase()))
-  const issued = BigInt(terms.issuedAtSeconds)
-  for (let shift = 32n; shift >= 0n; shift -= 8n) bytes.push(Number((issued >> shift) & 0xffn))
-  bytes.push(...integerBytes(terms.amountIn), ...integerBytes(terms.amountOut), ...integerBytes(terms.blockNumber))
-  const body = new Uint8Array(bytes)
-  const tag = tagOf(key, body)
-  const all = new Uint8Array(body.length + TAG_BYTES)
-  all.set(body)
-  all.set(tag, body.length)
-  return Buffer.from(all).toString("base64url")
+  const hex =
+    hexOf(VERSION, 2) +
+    terms.tokenIn.slice(2).toLowerCase() +
+    terms.tokenOut.slice(2).toLowerCase() +
+    hexOf(terms.feeBps, 2) +
+    hexOf(terms.slippageBps, 4) +
+    (terms.feeRecipient === null ? "00" : `01${terms.feeRecipient.slice(2).toLowerCase()}`) +
+    hexOf(terms.issuedAtSeconds, 10) +
+    integerHex(terms.amountIn) +
+    integerHex(terms.amountOut) +
+    integerHex(terms.blockNumber)
+  const body = Buffer.from(hex, "hex")
+  return Buffer.concat([body, tagOf(key, body)]).toString("base64url")
 }
 
 type Decoded = { readonly ok: true; readonly terms: QuotedTerms } | { readonly ok: false; readonly problem: string }
