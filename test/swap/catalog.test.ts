@@ -2,8 +2,9 @@
 // the manifest configures, with the pools the chain has for it; every token of
 // those pools with its decimals and the price its feed answers.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { formatUnits, getAddress, parseAbi, type Address } from "viem"
+import { formatUnits, getAddress, type Address } from "viem"
 import { decimalPrice } from "../../src/swap/index.ts"
+import { feedPrice } from "../support/feeds.ts"
 import { startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
 let s: SwapOnDevnet
@@ -15,11 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await s?.stop()
 })
-
-const FEED_ABI = parseAbi([
-  "function decimals() view returns (uint8)",
-  "function latestRoundData() view returns (uint80, int256, uint256, uint256, uint80)",
-])
 
 describe("decimalPrice", () => {
   test("a feed's answer as an exact decimal, without trailing zeros", () => {
@@ -74,15 +70,8 @@ describe("POST /tokens", () => {
     const expected = await Promise.all(
       routable.map(async (symbol) => {
         const token = m.tokens[symbol]!
-        const feed = m.priceFeeds[symbol] as Address | undefined
-        let priceUsd: string | null = symbol === "USDC" ? "1" : null
-        if (feed !== undefined) {
-          const [decimals, round] = await Promise.all([
-            client.readContract({ address: feed, abi: FEED_ABI, functionName: "decimals" }),
-            client.readContract({ address: feed, abi: FEED_ABI, functionName: "latestRoundData" }),
-          ])
-          priceUsd = formatUnits(round[1], decimals)
-        }
+        const feed = await feedPrice(client, m, symbol)
+        const priceUsd = feed !== undefined ? formatUnits(feed.answer, feed.decimals) : symbol === "USDC" ? "1" : null
         return { address: getAddress(token.address), symbol, decimals: token.decimals, priceUsd }
       }),
     )

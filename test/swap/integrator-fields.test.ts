@@ -4,10 +4,11 @@
 // account moves the pool; quote ids across instances sharing a key store.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Layer } from "effect"
-import { erc20Abi, parseAbi, parseEther, type Address } from "viem"
+import { erc20Abi, parseEther, type Address } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { startApiServer } from "../../src/api/index.ts"
 import { livePrograms } from "../../src/swap/live.ts"
+import { feedPrice } from "../support/feeds.ts"
 import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
 let s: SwapOnDevnet
@@ -20,19 +21,9 @@ afterAll(async () => {
   await s?.stop()
 })
 
-const FEED_ABI = parseAbi([
-  "function decimals() view returns (uint8)",
-  "function latestRoundData() view returns (uint80, int256, uint256, uint256, uint80)",
-])
-
-const feedPrice = async (symbol: string) => {
-  const feed = s.manifest.priceFeeds[symbol] as Address
-  const client = s.devnet.client
-  const [decimals, round] = await Promise.all([
-    client.readContract({ address: feed, abi: FEED_ABI, functionName: "decimals" }),
-    client.readContract({ address: feed, abi: FEED_ABI, functionName: "latestRoundData" }),
-  ])
-  return { answer: round[1], decimals: BigInt(decimals) }
+const feed = async (symbol: string) => {
+  const price = (await feedPrice(s.devnet.client, s.manifest, symbol))!
+  return { answer: price.answer, decimals: BigInt(price.decimals) }
 }
 
 const baseFeeAt = async (blockNumber: string) => (await s.devnet.client.getBlock({ blockNumber: BigInt(blockNumber) })).baseFeePerGas!
@@ -44,7 +35,7 @@ describe("gasCost", () => {
     expect(res.status).toBe(200)
     const native = BigInt(res.body.gasEstimate) * (await baseFeeAt(res.body.blockNumber))
     expect(native).toBeGreaterThan(0n)
-    const [usdc, eurc] = await Promise.all([feedPrice("USDC"), feedPrice("EURC")])
+    const [usdc, eurc] = await Promise.all([feed("USDC"), feed("EURC")])
     // dollars = wei / 1e18 × usdc price; EURC units = dollars / eurc price × 10^6, rounded down
     const tokenOut = (native * usdc.answer * 10n ** eurc.decimals * 10n ** 6n) / (10n ** 18n * 10n ** usdc.decimals * eurc.answer)
     expect(res.body.gasCost).toEqual({ native: native.toString(), usdc: (native / 10n ** 12n).toString(), tokenOut: tokenOut.toString() })
