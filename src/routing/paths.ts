@@ -1,5 +1,6 @@
-// Candidate paths from tokenIn to tokenOut, up to 3 hops, no token (hence no
-// pool) repeated. A layered beam search on the float models: after each hop
+// Candidate paths from tokenIn to tokenOut, up to 3 hops, no token and no
+// pool repeated (a stable pool of three coins links three pairs: crossing it
+// twice would price the second crossing on the state before the first). A layered beam search on the float models: after each hop
 // every intermediate token keeps only its best BEAM partial paths by the
 // amount of that token they deliver for the whole input.
 //
@@ -100,6 +101,7 @@ const push = (edge: Edge, prev: number, amount: number, depth: number): number =
 const step = (edge: Edge, prev: number, amountIn: number): number => {
   const c = edge.curve
   if (c === undefined) return -1
+  for (let s = prev; s >= 0; s = stPrev[s]!) if (stEdge[s]!.poolIndex === edge.poolIndex) return -1
   const amount = c.out(amountIn)
   if (!(amount > 0)) return -1
   return push(edge, prev, amount, prev < 0 ? 1 : stDepth[prev]! + 1)

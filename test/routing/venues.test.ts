@@ -91,6 +91,19 @@ describe("stable pools in routes", () => {
     }
   })
 
+  test("a route crosses a 3-coin stable pool once, even when the pool's other coin looks like a better way round", () => {
+    // A is plentiful in the pool and B scarce: priced on the pool's state before the trade, A -> C -> B
+    // through the same pool twice looks better than A -> B (it is not: the first crossing moves the pool)
+    const pool = stable([A, B, C], [6_000_000n * E6, 300_000n * E18, 3_000_000n * E6], [6, 18, 6], 400n, 4_000_000n)
+    const amountIn = 100_000n * E6
+    const twice = ammOut(pool, false, ammOut(pool, false, amountIn, [0, 2])!, [2, 1])!
+    expect(twice).toBeGreaterThan(ammOut(pool, false, amountIn, [0, 1])!)
+    const r = findBestRoute(snapshotOf([pool]), { tokenIn: A, tokenOut: B, amountIn })!
+    expect(r.splits).toHaveLength(1)
+    expect(r.splits[0]!.hops).toHaveLength(1)
+    expect(r.amountOut).toBe(ammOut(pool, false, amountIn, [0, 1])!)
+  })
+
   test("a large trade splits across a stable pool, a V2 fork and a V3 pool on another venue", () => {
     const [t0, t1] = sorted(A, B)
     const stablePool = stable([C, A, B], [1_000_000n * E6, 1_000_000n * E6, 1_000_000n * E18], [6, 6, 18], 200n, 4_000_000n)
