@@ -65,6 +65,7 @@ const GRID_TRUSTED = 7
 
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
+const MAX_UINT256 = (1n << 256n) - 1n
 
 /** How many tokens' storage slots are kept. */
 const SLOT_CACHE_CAPACITY = 10_000
@@ -90,23 +91,30 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       return Effect.tapError(slots.get(key), () => slots.invalidate(key))
     }
 
+    /**
+     * The sender's filled-in funds. Every call of the gas grid that succeeds spends the native value
+     * (and, for the ERC-20 USDC, the amount pulled) again in the same simulated block, so the native
+     * balance covers `calls` executions; past uint256 it is capped, and `coversGrid` says so.
+     */
     const overrides = (params: SimulateExecute) =>
       Effect.gen(function* () {
         const state: StateOverride = []
-        let senderBalance = params.value + NATIVE_HEADROOM
+        let spentPerCall = params.value
         if (params.pulls !== undefined) {
           const { token, amount } = params.pulls
           const found = yield* slotsOf(token)
           const stateDiff: { slot: Hex; value: Hex }[] = []
-          if (token.toLowerCase() === USDC_ERC20) senderBalance += amount * USDC_NATIVE_SCALE
+          if (token.toLowerCase() === USDC_ERC20) spentPerCall += amount * USDC_NATIVE_SCALE
           else if (found.balance !== undefined) stateDiff.push({ slot: balanceKey(found.balance, params.sender), value: numberToHex(amount, { size: 32 }) })
           if (found.allowance !== undefined) {
             stateDiff.push({ slot: allowanceKey(found.allowance, params.sender, params.executor), value: numberToHex(amount, { size: 32 }) })
           }
           if (stateDiff.length > 0) state.push({ address: token, stateDiff })
         }
-        state.push({ address: params.sender, balance: senderBalance })
-        return state
+        const gridBalance = spentPerCall * BigInt(GAS_GRID.length) + NATIVE_HEADROOM
+        const coversGrid = gridBalance <= MAX_UINT256
+        state.push({ address: params.sender, balance: coversGrid ? gridBalance : MAX_UINT256 })
+        return { state, coversGrid }
       })
 
     // eth_simulateV1 runs the call as the next block; a node without it (method not found) is asked
@@ -180,10 +188,12 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       })
 
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
-      const stateOverride = yield* overrides(params)
+      const { state: stateOverride, coversGrid } = yield* overrides(params)
       const outcome = yield* check(params, stateOverride)
       if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
-      const limit = outcome.gasUsed !== undefined ? yield* searchGrid(params, stateOverride, outcome.gasUsed) : yield* estimate(params, stateOverride)
+      const limit = outcome.gasUsed !== undefined && coversGrid
+        ? yield* searchGrid(params, stateOverride, outcome.gasUsed)
+        : yield* estimate(params, stateOverride)
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
       return { ok: true, gasLimit: limit } as const
