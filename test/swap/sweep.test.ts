@@ -12,12 +12,17 @@ import { DEFAULT_SCENARIO_PATH, testAccounts } from "../../src/devnet/index.ts"
 import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
 const WHALE = 5
-/** the default market, and one account holding many times every pool's depth */
+const MODEST = 6
+/** the default market, one account holding many times every pool's depth and one holding a little of each token */
 const scenario = (() => {
   const base = JSON.parse(readFileSync(DEFAULT_SCENARIO_PATH, "utf8"))
   base.balances.push({
     account: WHALE,
     amounts: { USDC: "40000000", EURC: "20000000", USDT: "40000000", DAI: "40000000", cirBTC: "400", WBTC: "400", WETH: "20000" },
+  })
+  base.balances.push({
+    account: MODEST,
+    amounts: { USDC: "2000", EURC: "1000", USDT: "1000", DAI: "1000", cirBTC: "0.01", WBTC: "0.01", WETH: "0.3" },
   })
   return JSON.stringify(base)
 })()
@@ -31,6 +36,7 @@ afterAll(async () => {
 })
 
 const whale = testAccounts[WHALE]!.address
+const modest = testAccounts[MODEST]!.address
 const deadline = () => Math.floor(Date.now() / 1000) + 600
 const WEI_PER_UNIT = 10n ** 12n
 
@@ -58,7 +64,7 @@ describe("/swap over every pair, amount and sender", () => {
     expect(BigInt(res.body.issues.balance.expected)).toBeGreaterThan(amountIn)
   })
 
-  test("every ordered pair, native and ERC-20 USDC, at 1%, 10% and 50% of the deepest pool, from a funded and an empty sender", async () => {
+  test("every ordered pair, native and ERC-20 USDC, at 1%, 10% and 50% of the deepest pool, from a funded, a modest and an empty sender", async () => {
     const listed = await s.post("tokens", {})
     expect(listed.status).toBe(200)
     const symbols = ["USDC", "EURC", "USDT", "DAI", "cirBTC", "WBTC", "WETH"]
@@ -86,9 +92,9 @@ describe("/swap over every pair, amount and sender", () => {
           const amountIn = (depth * share) / 100n
           const label = `${tokenIn.name} -> ${tokenOut.name} at ${share}% (${amountIn})`
           const empty = privateKeyToAddress(generatePrivateKey())
-          for (const sender of [empty, whale]) {
+          for (const sender of [empty, modest, whale]) {
             const res = await s.post("swap", { tokenIn: tokenIn.address, tokenOut: tokenOut.address, amountIn: amountIn.toString(), sender, recipient: sender, slippageBps: 100, deadline: deadline() })
-            if (res.status >= 500) failures.push(`${label} from ${sender === whale ? "the funded sender" : "an empty sender"}: ${res.status} ${JSON.stringify(res.body)}`)
+            if (res.status >= 500) failures.push(`${label} from ${sender === whale ? "the funded" : sender === modest ? "the modest" : "an empty"} sender: ${res.status} ${JSON.stringify(res.body)}`)
             if (res.status === 422 && res.body.error?.code === "NO_ROUTE") {
               answered.noRoute++
               continue
@@ -102,6 +108,16 @@ describe("/swap over every pair, amount and sender", () => {
               expect(swap.issues.balance, label).not.toBeNull()
               expect(BigInt(swap.issues.balance.actual), label).toBe(0n)
               expect(BigInt(swap.issues.balance.expected) >= amountIn, label).toBe(true)
+              continue
+            }
+            if (sender === modest) {
+              // it holds a little of the input: the shortfall, when there is one, starts from what it holds
+              const held = await s.balanceOf(tokenIn.address, modest)
+              if (swap.issues.balance === null) expect(held >= amountIn, label).toBe(true)
+              else {
+                expect(BigInt(swap.issues.balance.actual), label).toBe(held)
+                expect(BigInt(swap.issues.balance.expected) > held, label).toBe(true)
+              }
               continue
             }
             expect(swap.issues.balance, label).toBeNull()
