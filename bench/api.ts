@@ -30,7 +30,7 @@ export async function run(): Promise<Measurement[]> {
   const dir = mkdtempSync(join(tmpdir(), "api-bench-"))
   const devnet = await startDevnet({ port: 0 })
   try {
-    // the own router alone: external aggregators answer in their own time (see README)
+    // the own router alone: external aggregators answer in their own time (see docs/deployment.md)
     const settings = Either.getOrThrow(chainSettings({ AGGREGATORS: "[]" }, devnet.manifest))
     const api = await startApiServer({
       programs: livePrograms(settings).pipe(Layer.orDie),
