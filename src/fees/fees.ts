@@ -60,3 +60,23 @@ export const minAmountOut = (amountOut: bigint, slippageBps: number): bigint => 
   checkAmount(amountOut, "amountOut")
   return (amountOut * (BPS - checkBps(slippageBps, "slippageBps"))) / BPS
 }
+
+/**
+ * The least gross output whose net (splitFees' amountOut) reaches `amountOut`: what an
+ * exact-output route must deliver before fees. The net grows by at most one unit per unit of
+ * gross, so the least gross that reaches amountOut gives it exactly. Throws RangeError when the
+ * fees take everything (protocolBps + partnerBps = 10000) and amountOut is positive.
+ */
+export const grossForNet = (amountOut: bigint, rates: FeeRates): bigint => {
+  checkAmount(amountOut, "amountOut")
+  const kept = BPS - checkBps(rates.protocolBps, "protocolBps") - checkBps(rates.partnerBps, "partnerBps")
+  if (kept < 0n) throw new RangeError(`protocolBps + partnerBps must not exceed 10000, got ${BPS - kept}`)
+  if (amountOut === 0n) return 0n
+  if (kept === 0n) throw new RangeError("the fees take the whole output: no gross amount has a positive net")
+  // net(g) ≥ g·kept/BPS, so ceil(amountOut·BPS/kept) reaches it; each floor loses under one unit, so
+  // net(g) < g·kept/BPS + 2 and no gross below (amountOut − 2)·BPS/kept does
+  let gross = (amountOut * BPS + kept - 1n) / kept
+  const floor = amountOut > 2n ? ((amountOut - 2n) * BPS) / kept : 0n
+  for (let g = gross - 1n; g >= floor; g--) if (splitFees(g, rates).amountOut >= amountOut) gross = g
+  return gross
+}

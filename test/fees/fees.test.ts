@@ -2,7 +2,7 @@
 // agreement with an exact rational computation that shares no code with src/fees.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { bpsOf, minAmountOut, splitFees } from "../../src/fees/index.ts"
+import { bpsOf, grossForNet, minAmountOut, splitFees } from "../../src/fees/index.ts"
 
 // --- an independent exact rational: reduced fractions, floor found by bisection
 // using only multiplication and comparison (no bigint division involved) ---
@@ -196,5 +196,54 @@ describe("properties", () => {
       }),
       { numRuns: 2_000 },
     )
+  })
+})
+
+describe("the gross an exact-output route must deliver", () => {
+  const net = (g: bigint, p: number, f: number) => splitFees(g, { protocolBps: p, partnerBps: f }).amountOut
+
+  test("small amounts, every fee pair on a grid: the least gross found by counting up from zero", () => {
+    for (const p of [0, 1, 7, 25, 100]) {
+      for (const f of [0, 1, 3, 30, 100]) {
+        // the least gross of every net up to 2,000, by one pass over the grosses
+        const least: bigint[] = []
+        for (let g = 0n; least.length <= 2_000; g++) {
+          const n = Number(net(g, p, f))
+          while (least.length <= n) least.push(g)
+        }
+        const chosen = least.map((_, a) => grossForNet(BigInt(a), { protocolBps: p, partnerBps: f }))
+        expect(chosen).toEqual(least)
+      }
+    }
+  })
+
+  test("any amount and fees: the net of the gross chosen is exactly the amount, and no gross below reaches it", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 40n }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (a, p, f) => {
+        const g = grossForNet(a, { protocolBps: p, partnerBps: f })
+        expect(net(g, p, f)).toBe(a)
+        // a gross 400 below the choice is far under any amount that could still reach it
+        let reached = false
+        for (let h = g - 1n; h >= 0n && h >= g - 400n; h--) reached ||= net(h, p, f) >= a
+        expect(reached).toBe(false)
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+
+  test("the gross of a route's own net is never above the route's gross", () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (g, p, f) => {
+        expect(grossForNet(net(g, p, f), { protocolBps: p, partnerBps: f }) <= g).toBe(true)
+      }),
+      { numRuns: 1_000 },
+    )
+  })
+
+  test("fees of 100% give no gross for a positive net; bad rates are refused", () => {
+    expect(grossForNet(0n, { protocolBps: 5_000, partnerBps: 5_000 })).toBe(0n)
+    expect(() => grossForNet(1n, { protocolBps: 5_000, partnerBps: 5_000 })).toThrow(RangeError)
+    expect(() => grossForNet(1n, { protocolBps: 6_000, partnerBps: 5_000 })).toThrow(RangeError)
+    expect(() => grossForNet(-1n, { protocolBps: 0, partnerBps: 0 })).toThrow(RangeError)
   })
 })
