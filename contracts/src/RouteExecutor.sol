@@ -47,8 +47,12 @@ import {UniswapV4Hops} from "./executor/UniswapV4Hops.sol";
 /// Safety: the executor calls only pools it derives itself from a registered venue (V2 pairs
 /// and V3 pools from the venue's CREATE2 address, V4 pools through the venue's PoolManager),
 /// registered stable pools, routers on the owner's allowlist, and tokens for transfers; the
-/// only transferFrom it makes takes from msg.sender. A swap or unlock callback is accepted only
-/// from the pool or PoolManager the current hop is using, once. Input is checked to arrive in
+/// only transferFrom it makes takes from msg.sender. A swap or unlock callback pays only what the
+/// hop asked for in that very call: just before a pool's swap or a PoolManager's unlock, the
+/// hop binds keccak256(that contract ‖ the data it hands over) in transient storage, and the
+/// callback is accepted only from that contract, once, with that data byte for byte (so its
+/// token, payer and amount are the hop's own); the binding is cleared by the callback, and a
+/// swap or unlock that returns without having called back reverts. Input is checked to arrive in
 /// full: by balance for a V2 pair, a stable pool and an external router, by the V3 pool's own
 /// balance check (its "IIA" revert becomes UnsupportedToken), by the PoolManager's settle() for
 /// V4. A stable pool or an external router is approved for exactly the hop's input, must take

@@ -92,8 +92,10 @@ abstract contract ExecutorBase {
     mapping(address pool => mapping(address token => uint256 indexPlusOne)) internal _stableIndex;
 
     bool internal transient _entered;
-    /// @dev the one pool or PoolManager allowed to call back now, set just before the swap
-    address internal transient _expectedCallback;
+    /// @dev The one callback the executor answers now: keccak256(caller ‖ data) of the pool or
+    /// PoolManager it is calling and the data it handed over, which names what that callback
+    /// pays. Set just before the swap or unlock, cleared by that callback; zero when none.
+    bytes32 internal transient _expectedCallback;
 
     /// @dev Where a split stands between two hops.
     struct Cursor {
@@ -118,6 +120,40 @@ abstract contract ExecutorBase {
             token.safeTransferFrom(payer, to, amount);
             if (token.balanceOfToken(to) != before + amount) revert UnsupportedToken(token);
         }
+    }
+
+    /// @dev Expects one callback from `expected` bringing back `data`, which the caller is about
+    /// to receive.
+    function _expectCallback(address expected, bytes memory data) internal {
+        bytes32 binding;
+        assembly ("memory-safe") {
+            // keccak256(expected ‖ data): its 20 bytes end where data's contents begin
+            let length := mload(data)
+            mstore(data, expected)
+            binding := keccak256(add(data, 0x0c), add(length, 0x14))
+            mstore(data, length)
+        }
+        _expectedCallback = binding;
+    }
+
+    /// @dev Accepts the callback now running only if it is the one expected: from that caller,
+    /// with that data byte for byte. Clears the expectation, so a second callback reverts.
+    function _acceptCallback(bytes calldata data) internal {
+        bytes32 binding;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, caller())
+            calldatacopy(add(m, 0x20), data.offset, data.length)
+            binding := keccak256(add(m, 0x0c), add(data.length, 0x14))
+        }
+        if (binding != _expectedCallback) revert UnexpectedCallback(msg.sender);
+        _expectedCallback = 0;
+    }
+
+    /// @dev After the swap or unlock returned: its callback must have come (a pool that never
+    /// called back took no input), so no expectation outlives the call.
+    function _checkCallbackTaken() internal view {
+        if (_expectedCallback != 0) revert InvalidRoute(RouteFault.PartialFill);
     }
 
     /// @dev The address `deployer` CREATE2s with `salt` and code of hash `initCodeHash`.

@@ -13,18 +13,20 @@ abstract contract UniswapV3Hop is VenueRegistry {
     /// @dev The V3 hop at `ptr`: its pool is derived from the hop's venue and fee.
     function _swapV3(uint256 ptr, address token, address tokenOut, uint256 amount, address payer, address to)
         internal
-        returns (uint256)
+        returns (uint256 amountOut)
     {
         uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
         (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
         address pool = _v3Pool(deployer, _venueInitCodeHash[venueId], token, tokenOut, RouteCodec.u24(ptr + 22));
         if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
         if (amount > uint256(type(int256).max)) revert InvalidRoute(RouteFault.Malformed);
-        _expectedCallback = pool;
-        return _callV3(pool, to, token < tokenOut, amount, token, payer);
+        amountOut = _callV3(pool, to, token < tokenOut, amount, token, payer);
+        _checkCallbackTaken();
     }
 
-    /// @dev pool.swap(to, zeroForOne, amount, limit, abi.encode(token, payer, amount)); returns the output.
+    /// @dev pool.swap(to, zeroForOne, amount, limit, data) with data = abi.encode(token, payer,
+    /// amount, zeroForOne), after expecting the pool's callback with that data (_expectCallback,
+    /// inline); returns the output.
     function _callV3(address pool, address to, bool zeroForOne, uint256 amount, address token, address payer)
         internal
         returns (uint256 amountOut)
@@ -38,11 +40,15 @@ abstract contract UniswapV3Hop is VenueRegistry {
             mstore(add(m, 0x44), amount)
             mstore(add(m, 0x64), limit)
             mstore(add(m, 0x84), 0xa0)
-            mstore(add(m, 0xa4), 0x60)
             mstore(add(m, 0xc4), shr(96, shl(96, token)))
             mstore(add(m, 0xe4), shr(96, shl(96, payer)))
             mstore(add(m, 0x104), amount)
-            if iszero(call(gas(), pool, 0, m, 0x124, m, 0x40)) {
+            mstore(add(m, 0x124), iszero(iszero(zeroForOne)))
+            // the binding, keccak256(pool ‖ data), with the pool where data's length goes next
+            mstore(add(m, 0xa4), pool)
+            tstore(_expectedCallback.slot, keccak256(add(m, 0xb0), 0x94))
+            mstore(add(m, 0xa4), 0x80)
+            if iszero(call(gas(), pool, 0, m, 0x144, m, 0x40)) {
                 returndatacopy(m, 0, returndatasize())
                 // Error("IIA"): the pool received less input than it asked for
                 if and(
@@ -79,21 +85,25 @@ abstract contract UniswapV3Hop is VenueRegistry {
         return _create2(deployer, salt, initCodeHash);
     }
 
-    /// @notice Pays a V3 pool during a swap this contract started; only that pool may call.
+    /// @notice Pays a V3 pool during a swap this contract started: only that pool may call,
+    /// once, handing back the very data the swap gave it; it is paid exactly the input that swap
+    /// bound (token, payer, amount), whatever else it says.
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
-        if (msg.sender != _expectedCallback) revert UnexpectedCallback(msg.sender);
-        _expectedCallback = address(0);
-        // data is abi.encode(token, payer, amount), as _callV3 wrote it and the pool passed it on
+        _acceptCallback(data);
+        // data is abi.encode(token, payer, amount, zeroForOne), as _callV3 wrote it
         address token;
         address payer;
         uint256 amount;
+        bool zeroForOne;
         assembly ("memory-safe") {
             token := calldataload(data.offset)
             payer := calldataload(add(data.offset, 0x20))
             amount := calldataload(add(data.offset, 0x40))
+            zeroForOne := calldataload(add(data.offset, 0x60))
         }
-        // exact input: the pool asks for all of it unless its price limit stopped the swap early
-        if (uint256(amount0Delta > 0 ? amount0Delta : amount1Delta) != amount) revert InvalidRoute(RouteFault.PartialFill);
+        // exact input: the pool asks for all of the input token (token0 when zeroForOne), unless
+        // its price limit stopped the swap early (amount < 2**255, checked in _swapV3)
+        if ((zeroForOne ? amount0Delta : amount1Delta) != int256(amount)) revert InvalidRoute(RouteFault.PartialFill);
         // the pool checks its own balance after this callback: an input that arrives short
         // makes it revert "IIA", which _callV3 reports as UnsupportedToken
         if (payer == address(this)) token.safeTransfer(msg.sender, amount);

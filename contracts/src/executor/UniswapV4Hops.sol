@@ -22,19 +22,21 @@ abstract contract UniswapV4Hops is VenueRegistry {
         return _unlock(RouteCodec.u8(start + RouteCodec.HOP_PREFIX), data);
     }
 
-    /// @dev Unlocks the PoolManager of V4 venue `venueId` with `data`; returns the run's output.
-    function _unlock(uint256 venueId, bytes memory data) internal returns (uint256) {
+    /// @dev Unlocks the PoolManager of V4 venue `venueId` with `data`, expecting its callback
+    /// with that data; returns the run's output.
+    function _unlock(uint256 venueId, bytes memory data) internal returns (uint256 amountOut) {
         (address manager,) = _venue(venueId, RouteCodec.KIND_V4);
-        _expectedCallback = manager;
-        return abi.decode(IRoutePoolManager(manager).unlock(data), (uint256));
+        _expectCallback(manager, data);
+        amountOut = abi.decode(IRoutePoolManager(manager).unlock(data), (uint256));
+        _checkCallbackTaken();
     }
 
-    /// @notice Runs V4 hops for a swap this contract started; only the PoolManager of the run in
-    /// progress may call, and only inside that swap. `data` is tokenIn(20) amountIn(32)
-    /// payer(20) to(20) and the V4 hops in the route format.
+    /// @notice Runs V4 hops for a swap this contract started: only the PoolManager of the run
+    /// in progress may call, once, handing back the very data the unlock gave it, so it pays
+    /// exactly the input that run bound. `data` is tokenIn(20) amountIn(32) payer(20) to(20)
+    /// and the V4 hops in the route format.
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
-        if (msg.sender != _expectedCallback) revert UnexpectedCallback(msg.sender);
-        _expectedCallback = address(0);
+        _acceptCallback(data);
         IRoutePoolManager manager = IRoutePoolManager(msg.sender);
         uint256 base;
         uint256 end;
