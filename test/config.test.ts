@@ -52,6 +52,7 @@ describe("AppConfig", () => {
       LIMITS_ON_REDIS_FAILURE: "closed",
       ADMIN_PORT: "9090",
       ADMIN_HOST: "0.0.0.0",
+      ADMIN_TOKEN: "admin-token-of-this-test",
       MARKET_STALE_AFTER_MS: "3000",
       TRUSTED_PROXIES: "10.0.0.5, [fd00::1]",
     }))
@@ -67,12 +68,14 @@ describe("AppConfig", () => {
     const shared = Option.getOrThrow(config.sharedLimits)
     expect(Redacted.value(shared.url)).toBe("redis://:pw@cache.internal:6380/2")
     expect({ ...shared, url: undefined }).toEqual({ url: undefined, prefix: "swap-eu:", timeoutMs: 100, leaseMs: 5000, onFailure: "closed" })
-    expect(config.admin).toEqual(Option.some({ host: "0.0.0.0", port: 9090 }))
+    const admin = Option.getOrThrow(config.admin)
+    expect({ ...admin, token: Option.map(admin.token, Redacted.value) }).toEqual({ host: "0.0.0.0", port: 9090, token: Option.some("admin-token-of-this-test") })
     expect(config.marketStaleAfterMs).toBe(3000)
     expect(config.trustedProxies).toEqual(new Set(["10.0.0.5", "[fd00::1]"]))
     // the secrets never print
     expect(String(Option.getOrThrow(config.keyStore.keyHashSecret))).not.toContain("kkkk")
     expect(String(shared.url)).not.toContain("pw@")
+    expect(String(Option.getOrThrow(admin.token))).not.toContain("admin-token")
   })
 
   test("bad values: one line each, naming the variable", async () => {
@@ -97,6 +100,25 @@ describe("AppConfig", () => {
     expect(lines.some((l) => l.startsWith("LIMITS_ON_REDIS_FAILURE: "))).toBe(true)
     expect(lines.some((l) => l.startsWith("LOG_FORMAT: "))).toBe(true)
     expect(lines).toContain('TRUSTED_PROXIES: must be a comma-separated list of IP addresses, got "lb.internal"')
+  })
+
+  test("an admin listener off loopback needs ADMIN_TOKEN; on loopback it is optional; an empty one is refused", async () => {
+    const lines = async (env: Record<string, string>) => {
+      const result = await load(env)
+      return Either.isLeft(result) ? result.left.message.split("\n") : []
+    }
+    const required = (host: string) => `ADMIN_TOKEN: required when ADMIN_HOST is not loopback (got "${host}"): admin requests must then carry Authorization: Bearer <ADMIN_TOKEN>`
+    for (const host of ["0.0.0.0", "::", "10.1.2.3", "admin.internal", "127.0.0.1.example"]) {
+      expect(await lines({ ADMIN_PORT: "9090", ADMIN_HOST: host })).toEqual(["invalid configuration:", required(host)])
+    }
+    for (const host of ["127.0.0.1", "127.8.9.10", "localhost", "::1", "[::1]"]) {
+      const config = Either.getOrThrow(await load({ ADMIN_PORT: "9090", ADMIN_HOST: host }))
+      expect(config.admin).toEqual(Option.some({ host, port: 9090, token: Option.none() }))
+    }
+    // no listener, nothing to protect
+    expect(Either.getOrThrow(await load({ ADMIN_HOST: "0.0.0.0" })).admin).toEqual(Option.none())
+    expect(await lines({ ADMIN_PORT: "9090", ADMIN_HOST: "0.0.0.0", ADMIN_TOKEN: "" })).toContain("ADMIN_TOKEN: must not be empty or hold spaces")
+    expect(await lines({ ADMIN_PORT: "9090", ADMIN_TOKEN: "two words" })).toContain("ADMIN_TOKEN: must not be empty or hold spaces")
   })
 
   test("a postgres:// key store needs KEY_HASH_SECRET (instances and bun run keys must share it)", async () => {

@@ -6,13 +6,13 @@
 import { Database, type Statement } from "bun:sqlite"
 import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { existsSync, mkdirSync } from "node:fs"
-import { dirname } from "node:path"
+import { existsSync } from "node:fs"
 import type { KeyStoreConfig } from "../config/index.ts"
 import { ephemeralSecret, readOrCreateSecretFile, secretFileFor } from "./hash-secret.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
 import { KeyStoreError, SECRET_CHECK, secretCheck, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"
 import { postgresRows } from "./pg-key-store.ts"
+import { createPrivateFile, makePrivateFolderFor } from "./private-files.ts"
 
 export { KeyStoreError, type KeyRow, type KeyRows }
 
@@ -174,7 +174,8 @@ const sqliteRows = (config: KeyStoreConfig): Effect.Effect<KeyRows, KeyStoreErro
           let secret: string
           if (config.database.kind === "sqlite") {
             path = config.database.path
-            mkdirSync(dirname(path), { recursive: true })
+            makePrivateFolderFor(path)
+            createPrivateFile(path)
           }
           const db = new Database(path, { create: true, strict: true })
           try {

@@ -1,9 +1,10 @@
 // The HMAC secret behind stored key hashes: KEY_HASH_SECRET when set; otherwise
 // 32 random bytes generated on first use and kept in `<database>.hash-secret`
 // (mode 0600), so the server and `bun run keys` agree without configuration.
+// A file found there that is not this user's own private regular file is refused.
 import { randomBytes } from "node:crypto"
-import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from "node:fs"
-import { dirname } from "node:path"
+import { linkSync, unlinkSync, writeFileSync } from "node:fs"
+import { makePrivateFolderFor, readPrivateFile } from "./private-files.ts"
 
 export const secretFileFor = (databasePath: string): string => `${databasePath}.hash-secret`
 
@@ -15,7 +16,7 @@ const MIN_LENGTH = 32
  * starting together agree on one secret.
  */
 export const readOrCreateSecretFile = (path: string): string => {
-  mkdirSync(dirname(path), { recursive: true })
+  makePrivateFolderFor(path)
   const aside = `${path}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
   writeFileSync(aside, `${randomBytes(32).toString("hex")}\n`, { mode: 0o600 })
   try {
@@ -25,7 +26,7 @@ export const readOrCreateSecretFile = (path: string): string => {
   } finally {
     unlinkSync(aside)
   }
-  const secret = readFileSync(path, "utf8").trim()
+  const secret = readPrivateFile(path, "the key hash secret file").trim()
   if (secret.length < MIN_LENGTH) throw new Error(`the key hash secret in ${path} is shorter than ${MIN_LENGTH} characters`)
   return secret
 }

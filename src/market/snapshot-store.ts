@@ -63,11 +63,11 @@ const createPrivateFile = (path: string): void => {
   chmodSync(path, 0o600) // whatever the umask
 }
 
-/** Opens (creating the file and table if needed) the snapshot store at `path`; a new file has mode 0600. */
+/** Opens (creating the file and table if needed) the snapshot store at `path`; a new file has mode 0600, a new folder 0700. */
 export const openSnapshotStore = (path: string): Effect.Effect<SnapshotStore, SnapshotStoreError> =>
   Effect.try({
     try: () => {
-      mkdirSync(dirname(path), { recursive: true })
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
       createPrivateFile(path)
       const db = new Database(path, { create: true, strict: true })
       try {

@@ -7,9 +7,12 @@
 //                 otherwise, with a JSON body naming each check. Shared limits
 //                 that cannot be reached make the status "degraded" (still 200)
 //                 when LIMITS_ON_REDIS_FAILURE=open, and 503 when it is closed.
-import { Data, Duration, Effect, Metric, Option, Runtime, type Scope } from "effect"
+// With a token (ADMIN_TOKEN), every request must carry `Authorization: Bearer
+// <token>`; any other answers 401 before the path is looked at.
+import { Data, Duration, Effect, Metric, Option, Runtime, type Redacted, type Scope } from "effect"
 import type { ApiKeysShape, LimitStore } from "../access/index.ts"
 import type { Staleness } from "../market/index.ts"
+import { bearerGate } from "./admin-auth.ts"
 import { docsPage } from "./docs-page.ts"
 import { readOpenApiFile } from "./openapi-file.ts"
 import { PROMETHEUS_CONTENT_TYPE, prometheusSnapshot } from "./prometheus.ts"
@@ -130,16 +133,17 @@ export interface AdminDocs {
 
 const PATHS = new Set(["/metrics", "/health", "/docs", "/openapi.json"])
 
-/** Serves /metrics, /health, /docs and /openapi.json until the scope closes. */
+/** Serves /metrics, /health, /docs and /openapi.json until the scope closes; with a token, only to requests bearing it. */
 export const serveAdmin = (
-  options: { readonly host: string; readonly port: number },
+  options: { readonly host: string; readonly port: number; readonly token?: Option.Option<Redacted.Redacted<string>> },
   inputs: HealthInputs,
   docs: AdminDocs = { openApi: () => readOpenApiFile() },
 ): Effect.Effect<AdminServer, AdminServeError, Scope.Scope> =>
   Effect.gen(function* () {
     const run = Runtime.runPromise(yield* Effect.runtime<never>())
-    const json = (status: number, body: unknown) =>
-      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } })
+    const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } })
+    const authorized = Option.match(options.token ?? Option.none(), { onNone: () => () => true, onSome: bearerGate })
     // the document and its page, built on the first request that asks and kept
     let built: { readonly document: string; readonly page: string } | undefined
     const documentation = (path: string): Response => {
@@ -164,6 +168,7 @@ export const serveAdmin = (
             development: false,
             reusePort: false,
             fetch: async (request) => {
+              if (!authorized(request)) return json(401, { error: "unauthorized: send Authorization: Bearer <ADMIN_TOKEN>" }, { "www-authenticate": 'Bearer realm="admin"' })
               const path = new URL(request.url).pathname
               if (!PATHS.has(path)) return json(404, { error: "not found: use GET /metrics, /health, /docs or /openapi.json" })
               if (request.method !== "GET" && request.method !== "HEAD") return new Response(null, { status: 405, headers: { allow: "GET, HEAD" } })

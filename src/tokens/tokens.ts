@@ -13,6 +13,7 @@ import {
 } from "viem"
 import { read, Rpc, type RpcError, type Read } from "../chain/index.ts"
 import { makeRoutabilityCheck, type Routability } from "./routability.ts"
+import { cleanSymbol } from "./symbol-text.ts"
 import {
   isNativePlaceholder,
   isUsdc,
@@ -32,6 +33,7 @@ export class TokenError extends Data.TaggedError("TokenError")<{
 export interface TokenMetadata {
   /** checksummed ERC-20 address */
   readonly address: Address
+  /** as the token answers symbol(), cleaned: no control or bidi characters, at most 32 characters */
   readonly symbol: string
   readonly decimals: number
 }
@@ -156,7 +158,7 @@ export const makeTokens = (config: TokensConfig = {}) =>
           symbolRead(token as Address) as Read<unknown>,
         ])
         if (!decimals!.success) return yield* new TokenError({ reason: "not-a-token", token, message: `${token} does not answer decimals()` })
-        return { address: getAddress(token), decimals: Number(decimals!.value), symbol: symbol!.success ? String(symbol!.value) : "" } satisfies TokenMetadata
+        return { address: getAddress(token), decimals: Number(decimals!.value), symbol: symbol!.success ? cleanSymbol(String(symbol!.value)) : "" } satisfies TokenMetadata
       })
     // a token's decimals and symbol do not change; a failed read is not kept
     const metadataCache = yield* Cache.make({ capacity: CACHE_CAPACITY, timeToLive: Duration.infinity, lookup: readMetadata })

@@ -1,14 +1,16 @@
 // The key store on real SQLite files: keys exist in clear only when issued; the
 // database holds an HMAC under a secret kept elsewhere; revocation and new keys
-// are seen by every connection on its next check.
+// are seen by every connection on its next check; the files are the user's
+// alone, and a secret file that is not is refused.
 import { Database } from "bun:sqlite"
 import { afterEach, describe, expect, test } from "bun:test"
 import { Effect, Either, Option, Redacted, type Scope } from "effect"
 import { createHmac } from "node:crypto"
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs"
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { makeApiKeys, secretFileFor, type ApiKeysShape } from "../../src/access/index.ts"
+import { startApiServer, syntheticPrograms } from "../../src/api/index.ts"
 import type { KeyStoreConfig } from "../../src/config/index.ts"
 
 const dirs: string[] = []
@@ -147,6 +149,75 @@ describe("one database, several connections and restarts", () => {
     const result = await Effect.runPromise(Effect.scoped(Effect.either(makeApiKeys(config("/proc/forbidden/keys.sqlite")))))
     expect(Either.isLeft(result) && result.left._tag).toBe("KeyStoreError")
     expect(Either.isLeft(result) && result.left.message).toStartWith("cannot open the key store /proc/forbidden/keys.sqlite")
+  })
+})
+
+describe("the files: this user's alone", () => {
+  const modeOf = (file: string) => (existsSync(file) ? statSync(file).mode & 0o777 : "missing")
+
+  test("a new store: its folder 0700; the database, its -wal and -shm and the secret 0600", async () => {
+    const path = tempDb()
+    const modes = await withStore(config(path), (keys) =>
+      Effect.map(keys.create({ name: "n" }), () => [dirname(path), path, `${path}-wal`, `${path}-shm`, secretFileFor(path)].map(modeOf)))
+    expect(modes).toEqual([0o700, 0o600, 0o600, 0o600, 0o600])
+    // a folder that exists is left as its owner made it
+    const shared = join(dirname(dirname(path)), "shared")
+    mkdirSync(shared, { mode: 0o755 })
+    chmodSync(shared, 0o755)
+    await withStore(config(join(shared, "keys.sqlite")), (keys) => keys.list)
+    expect([modeOf(shared), modeOf(join(shared, "keys.sqlite"))]).toEqual([0o755, 0o600])
+  })
+
+  /** A store whose secret file is put in place by `plant` before the first open; the error, or "opened". */
+  const openWith = async (plant: (secretFile: string, dir: string) => void) => {
+    const path = tempDb()
+    mkdirSync(dirname(path), { recursive: true })
+    plant(secretFileFor(path), dirname(path))
+    const opened = await Effect.runPromise(Effect.scoped(Effect.either(makeApiKeys(config(path)))))
+    return { path, secretFile: secretFileFor(path), outcome: Either.isLeft(opened) ? opened.left.message : "opened" }
+  }
+  const SECRET = `${"5e".repeat(32)}\n`
+  const secretWithMode = (mode: number) => (file: string) => {
+    writeFileSync(file, SECRET)
+    chmodSync(file, mode)
+  }
+
+  test("an existing secret file of this user with mode 0600 (or 0400) is used", async () => {
+    for (const mode of [0o600, 0o400]) expect((await openWith(secretWithMode(mode))).outcome).toBe("opened")
+  })
+
+  test("a secret file that others can read or change is refused at start, naming the file and its mode", async () => {
+    for (const [mode, shown] of [[0o644, "0644"], [0o640, "0640"], [0o604, "0604"], [0o620, "0620"], [0o602, "0602"]] as const) {
+      const { path, secretFile, outcome } = await openWith(secretWithMode(mode))
+      expect(outcome).toBe(`cannot open the key store ${path}: the key hash secret file ${secretFile} has mode ${shown}: other users may read or change it (chmod 600 it, or replace it)`)
+    }
+  })
+
+  test("a symbolic link, a folder, another user's file: refused", async () => {
+    const link = await openWith((file, dir) => {
+      secretWithMode(0o600)(join(dir, "elsewhere"))
+      symlinkSync(join(dir, "elsewhere"), file)
+    })
+    expect(link.outcome).toBe(`cannot open the key store ${link.path}: the key hash secret file ${link.secretFile} is a symbolic link: it must be a regular file (mode 0600)`)
+    const folder = await openWith((file) => mkdirSync(file))
+    expect(folder.outcome).toBe(`cannot open the key store ${folder.path}: the key hash secret file ${folder.secretFile} is not a regular file: it must be a regular file (mode 0600)`)
+    const uid = process.getuid!()
+    if (uid === 0) {
+      // only root can give a file away
+      const foreign = await openWith((file) => {
+        secretWithMode(0o600)(file)
+        chownSync(file, 65534, 65534)
+      })
+      expect(foreign.outcome).toBe(`cannot open the key store ${foreign.path}: the key hash secret file ${foreign.secretFile} belongs to user 65534, not to this process's user 0`)
+    }
+  })
+
+  test("the API's start is refused with the same message", async () => {
+    const path = tempDb()
+    mkdirSync(dirname(path), { recursive: true })
+    secretWithMode(0o644)(secretFileFor(path))
+    const start = startApiServer({ programs: syntheticPrograms(), env: { PORT: "0", DATABASE_URL: path, LOG_LEVEL: "error" } })
+    await expect(start).rejects.toThrow(`cannot open the key store ${path}: the key hash secret file ${secretFileFor(path)} has mode 0644`)
   })
 })
 

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test"
 import { Effect, Exit, Option, TestClock, TestContext } from "effect"
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join } from "node:path"
+import { dirname, join } from "node:path"
 import { openSnapshotStore, snapshotStoreScoped, SnapshotStoreError, type SnapshotStore } from "../../src/market/snapshot-store.ts"
 
 let dir: string
@@ -166,6 +166,15 @@ describe("the file", () => {
     )
     expect(modes).toEqual([0o600, 0o600, 0o600])
     expect(statSync(path).mode & 0o777).toBe(0o600)
+  })
+
+  test("a folder it creates is its owner's alone (0700); one that exists keeps its mode", async () => {
+    await withStore((store) => store.save(5042, "x"))
+    expect(statSync(dirname(path)).mode & 0o777).toBe(0o700)
+    chmodSync(dir, 0o755)
+    path = join(dir, "market.sqlite")
+    await withStore((store) => store.save(5042, "x"))
+    expect(statSync(dir).mode & 0o777).toBe(0o755)
   })
 
   test("an existing file keeps the mode its owner gave it", async () => {

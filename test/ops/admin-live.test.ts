@@ -1,8 +1,10 @@
 // AdminLive: the admin listener as a layer, present only when ADMIN_PORT is set,
 // over the access side's key store and limits; released, it stops listening; a
-// port it cannot have is an error naming ADMIN_PORT.
+// port it cannot have is an error naming ADMIN_PORT; off loopback it needs
+// ADMIN_TOKEN, and with a token every request must bear it.
 import { describe, expect, test } from "bun:test"
-import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { networkInterfaces } from "node:os"
+import { Cause, Context, Effect, Exit, Layer, Option, Scope } from "effect"
 import { AccessLive } from "../../src/access/index.ts"
 import { AppConfig } from "../../src/config/index.ts"
 import { AdminListener, AdminLive } from "../../src/ops/index.ts"
@@ -44,6 +46,58 @@ describe("AdminLive", () => {
       expect(error.message).toStartWith(`cannot listen on 127.0.0.1:${held.port} (ADMIN_PORT)`)
     } finally {
       held.stop(true)
+    }
+  })
+
+  test("ADMIN_HOST off loopback without ADMIN_TOKEN: the start is refused, naming ADMIN_TOKEN", async () => {
+    const admin = await build({ ADMIN_PORT: "0", ADMIN_HOST: "0.0.0.0" })
+    expect(Exit.isFailure(admin.exit)).toBe(true)
+    const error = Exit.isFailure(admin.exit) ? Cause.squash(admin.exit.cause) : undefined
+    expect((error as Error).message.split("\n")).toEqual([
+      "invalid configuration:",
+      'ADMIN_TOKEN: required when ADMIN_HOST is not loopback (got "0.0.0.0"): admin requests must then carry Authorization: Bearer <ADMIN_TOKEN>',
+    ])
+    await admin.close()
+  })
+
+  const TOKEN = "admin-7f3c9e1d2b4a6c8e0f1a3b5c7d9e1f2a"
+  const statuses = async (url: string, headers: Record<string, string>) =>
+    Promise.all(["/health", "/metrics", "/docs", "/openapi.json", "/elsewhere"].map((path) => fetch(`${url}${path}`, { headers }).then(async (r) => {
+      await r.arrayBuffer()
+      return r.status
+    })))
+
+  test("on 0.0.0.0 with ADMIN_TOKEN: every path answers 401 without the token or with a wrong one, and serves the right one", async () => {
+    const admin = await build({ ADMIN_PORT: "0", ADMIN_HOST: "0.0.0.0", ADMIN_TOKEN: TOKEN })
+    const { port } = Option.getOrThrow(listener(admin.exit))
+    // reached the way another machine would: through this host's own address when it has one off loopback
+    const outside = Object.values(networkInterfaces()).flat().find((a) => a !== undefined && a.family === "IPv4" && !a.internal)
+    const url = `http://${outside?.address ?? "127.0.0.1"}:${port}`
+    try {
+      const refused = [401, 401, 401, 401, 401]
+      expect(await statuses(url, {})).toEqual(refused)
+      expect(await statuses(url, { authorization: `Bearer ${TOKEN.slice(0, -1)}x` })).toEqual(refused)
+      expect(await statuses(url, { authorization: `Bearer ${TOKEN}x` })).toEqual(refused)
+      expect(await statuses(url, { authorization: `Basic ${btoa(`admin:${TOKEN}`)}` })).toEqual(refused)
+      expect(await statuses(url, { authorization: TOKEN })).toEqual(refused)
+      const denied = await fetch(`${url}/health`)
+      expect(denied.headers.get("www-authenticate")).toBe('Bearer realm="admin"')
+      expect(await denied.json()).toEqual({ error: "unauthorized: send Authorization: Bearer <ADMIN_TOKEN>" })
+      expect(await statuses(url, { authorization: `Bearer ${TOKEN}` })).toEqual([200, 200, 200, 200, 404])
+      expect(await statuses(url, { authorization: `bearer ${TOKEN}` })).toEqual([200, 200, 200, 200, 404])
+    } finally {
+      await admin.close()
+    }
+  })
+
+  test("on loopback a token that is set is enforced too", async () => {
+    const admin = await build({ ADMIN_PORT: "0", ADMIN_TOKEN: TOKEN })
+    const { url } = Option.getOrThrow(listener(admin.exit))
+    try {
+      expect(await statuses(url, {})).toEqual([401, 401, 401, 401, 401])
+      expect(await statuses(url, { authorization: `Bearer ${TOKEN}` })).toEqual([200, 200, 200, 200, 404])
+    } finally {
+      await admin.close()
     }
   })
 })

@@ -1,8 +1,11 @@
 // POST /sources and POST /tokens on a real devnet: every venue and aggregator
 // the manifest configures, with the pools the chain has for it; every token of
-// those pools with its decimals and the price its feed answers.
+// those pools with its decimals and the price its feed answers, its symbol
+// cleaned of control and bidi characters.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { formatUnits, getAddress, type Address } from "viem"
+import { erc20Abi, formatUnits, getAddress, parseAbi, type Address, type Hex } from "viem"
+import { ownArtifact } from "../../src/contracts/index.ts"
+import { manifestVenue } from "../../src/devnet/index.ts"
 import { decimalPrice } from "../../src/swap/index.ts"
 import { feedPrice } from "../support/feeds.ts"
 import { startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
@@ -108,4 +111,36 @@ describe("includeSources / excludeSources", () => {
     expect(receipt.status).toBe("success")
     expect((await s.balanceOf(tokenOut, sender)) - before).toBe(BigInt(res.body.amountOut))
   })
+})
+
+describe("a token's symbol as the chain gives it", () => {
+  test("a pool's token whose symbol carries bidi and control characters is listed cleaned and cut at 32", async () => {
+    const client = s.devnet.client
+    const provider = s.manifest.accounts[0]!.address as Address
+    const TestToken = ownArtifact("TestToken")
+    const raw = `\u202Egpj.exe\u202C\u0007\u200F\u0000${"Z".repeat(40)}\u2066`
+    const sent = async (hash: Hex) => expect((await client.waitForTransactionReceipt({ hash })).status).toBe("success")
+    const deployed = await client.waitForTransactionReceipt({
+      hash: await client.deployContract({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: ["Spoof", raw, 6], account: provider, chain: client.chain }),
+    })
+    const spoof = getAddress(deployed.contractAddress!)
+    const usdc = s.token("USDC")
+    const factory = manifestVenue(s.manifest, "uniswap-v2", "uniswap-v2").factory as Address
+    const v2 = parseAbi(["function createPair(address,address) returns (address)", "function getPair(address,address) view returns (address)", "function mint(address) returns (uint256)"])
+    await sent(await client.writeContract({ address: spoof, abi: TestToken.abi, functionName: "mint", args: [provider, 10_000_000_000n], account: provider, chain: client.chain }))
+    await sent(await client.writeContract({ address: factory, abi: v2, functionName: "createPair", args: [usdc, spoof], account: provider, chain: client.chain }))
+    const pair = await client.readContract({ address: factory, abi: v2, functionName: "getPair", args: [usdc, spoof] })
+    await sent(await client.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [pair, 10_000_000_000n], account: provider, chain: client.chain }))
+    await sent(await client.writeContract({ address: spoof, abi: erc20Abi, functionName: "transfer", args: [pair, 10_000_000_000n], account: provider, chain: client.chain }))
+    await sent(await client.writeContract({ address: pair, abi: v2, functionName: "mint", args: [provider], account: provider, chain: client.chain }))
+
+    // the market finds the new pair within a few blocks
+    type Listed = { address: string; symbol: string; decimals: number; priceUsd: string | null }
+    let listed: Listed | undefined
+    for (let tries = 0; listed === undefined && tries < 100; tries++) {
+      listed = ((await s.post("tokens", {})).body.tokens as Listed[]).find((t) => t.address === spoof)
+      if (listed === undefined) await Bun.sleep(100)
+    }
+    expect(listed).toEqual({ address: spoof, symbol: `gpj.exe${"Z".repeat(25)}`, decimals: 6, priceUsd: null })
+  }, 30_000)
 })

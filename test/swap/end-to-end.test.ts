@@ -3,6 +3,7 @@
 // what the response said.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { erc20Abi, parseAbi, type Address } from "viem"
+import { ownArtifact } from "../../src/contracts/index.ts"
 import { testAccounts, type Manifest } from "../../src/devnet/index.ts"
 import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
@@ -127,6 +128,17 @@ describe("POST /quote", () => {
       expect(res.body.error.code).toBe("NO_ROUTE")
       expect(res.body.error.message).toContain(symbol)
     }
+  })
+
+  test("a token's symbol reaches the error message cleaned: no bidi or control characters, at most 32", async () => {
+    const TestToken = ownArtifact("TestToken")
+    const raw = `\u202Eexe.USDC\u202C\u0000\u001b[31m\u200E${"y".repeat(40)}`
+    const hash = await devnet.client.deployContract({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: ["Spoof", raw, 6], account: testAccounts[8]!.address, chain: devnet.client.chain })
+    const address = (await devnet.client.waitForTransactionReceipt({ hash })).contractAddress!
+    const res = await post("quote", { tokenIn: token("USDC"), tokenOut: address, amountIn: "1000000" })
+    expect(res.status).toBe(422)
+    // no pool holds it yet, so nothing can check its transfers
+    expect(res.body.error).toEqual({ code: "NO_ROUTE", message: `tokenOut: exe.USDC[31m${"y".repeat(20)} cannot be routed (unverified)` })
   })
 
   test("price impact against the feeds, and null for a token without a feed", async () => {

@@ -1,11 +1,13 @@
 // The Tokens service on the default devnet: USDC's forms, metadata read from the
-// chain, and routability (TAX takes a fee on transfer, REB rebases).
+// chain (a symbol cleaned of control and bidi characters, cut at 32), and
+// routability (TAX takes a fee on transfer, REB rebases).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either, Layer, ManagedRuntime } from "effect"
 import { getAddress, parseAbi, type Address } from "viem"
 import { Rpc } from "../../src/chain/index.ts"
 import { manifestVenue, poolKind, testAccounts } from "../../src/devnet/index.ts"
 import { USDC_ERC20_ADDRESS } from "../../src/addresses/index.ts"
+import { ownArtifact } from "../../src/contracts/index.ts"
 import { Tokens, type NormalizedToken } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { recordingRpc, rpcConfig, tokenAddress, type MulticallRecord } from "../market/support.ts"
@@ -83,6 +85,19 @@ describe("normalize", () => {
       const token = await normalize(address.toLowerCase())
       expect(token).toEqual({ input: getAddress(address), native: false, erc20Address: getAddress(address), scale: 1n, decimals, symbol })
     }
+  })
+
+  test("a symbol carrying bidi and control characters, 49 characters long, is given cleaned and cut at 32", async () => {
+    const TestToken = ownArtifact("TestToken")
+    const raw = `\u202EUSDC\u202C\u0000\u0007\u200F\u2066\u0085${"x".repeat(40)}\u2069`
+    const deployer = testAccounts[8]!.address
+    const hash = await devnet.client.deployContract({ abi: TestToken.abi, bytecode: TestToken.bytecode, args: ["Hostile \u202Ename", raw, 18], account: deployer, chain: devnet.client.chain })
+    const address = (await devnet.client.waitForTransactionReceipt({ hash })).contractAddress!
+    // the chain answers the symbol verbatim
+    expect(await devnet.client.readContract({ address, abi: parseAbi(["function symbol() view returns (string)"]), functionName: "symbol" })).toBe(raw)
+    const token = await normalize(address)
+    expect(token.symbol).toBe(`USDC${"x".repeat(28)}`)
+    expect(await run(Effect.flatMap(Tokens, (t) => t.metadata(address)))).toEqual({ address: getAddress(address), symbol: `USDC${"x".repeat(28)}`, decimals: 18 })
   })
 
   test("metadata is cached: asking again reads nothing", async () => {
