@@ -43,6 +43,7 @@ const programsLayer = (settings: ChainSettings) =>
       const services = yield* makeQuoteServices
       const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
+        chainId: settings.chainId,
         executor: settings.executor,
         quote: (request) => quoteProgram(services, request),
         swap: (request) => Effect.provide(swapProgram(services, request), context),
