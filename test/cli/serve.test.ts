@@ -117,7 +117,7 @@ describe("bun run serve", () => {
     ])
     const other = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", CHAIN_ID: "1" }))
     expect(other).toEqual(["error: invalid configuration:", "CHAIN_ID: must be 5042 (Arc) or 5042002 (Arc testnet), got 1"])
-  }, 30_000)
+  }, 60_000)
 
   test("DEXES the service cannot serve are refused at start, naming each venue, with the API's bad settings", async () => {
     const manifestPath = join(tempDir(), "manifest.json")
