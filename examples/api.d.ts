@@ -86,8 +86,11 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         QuoteResponse: {
-            /** @enum {number} */
-            chainId: 5042;
+            /**
+             * @description the chain the service serves: 5042 (Arc) or 5042002 (Arc testnet)
+             * @enum {number}
+             */
+            chainId: 5042 | 5042002;
             tokenIn: components["schemas"]["Address"];
             tokenOut: components["schemas"]["Address"];
             amountIn: components["schemas"]["Amount"];
@@ -163,8 +166,11 @@ export interface components {
             tokenOut: components["schemas"]["Address"];
         };
         SwapResponse: {
-            /** @enum {number} */
-            chainId: 5042;
+            /**
+             * @description the chain the service serves: 5042 (Arc) or 5042002 (Arc testnet)
+             * @enum {number}
+             */
+            chainId: 5042 | 5042002;
             tokenIn: components["schemas"]["Address"];
             tokenOut: components["schemas"]["Address"];
             amountIn: components["schemas"]["Amount"];
@@ -457,10 +463,10 @@ export interface operations {
                     /** @description tolerance below amountOut for minAmountOut; 50 when not sent */
                     slippageBps?: number;
                     /**
-                     * @description the chain: 5042 when sent
-                     * @constant
+                     * @description the chain the request is for, when sent: must be the chain the service serves, 5042 (Arc) or 5042002 (Arc testnet), as every answer's chainId reports
+                     * @enum {integer}
                      */
-                    chainId?: 5042;
+                    chainId?: 5042 | 5042002;
                     /** @description only these sources (venue or aggregator names, see POST /sources) may be used */
                     includeSources?: string[];
                     /** @description these sources (venue or aggregator names, see POST /sources) are not used */
@@ -689,10 +695,10 @@ export interface operations {
                     /** @description tolerance below amountOut for minAmountOut; 50 when not sent */
                     slippageBps?: number;
                     /**
-                     * @description the chain: 5042 when sent
-                     * @constant
+                     * @description the chain the request is for, when sent: must be the chain the service serves, 5042 (Arc) or 5042002 (Arc testnet), as every answer's chainId reports
+                     * @enum {integer}
                      */
-                    chainId?: 5042;
+                    chainId?: 5042 | 5042002;
                     /** @description only these sources (venue or aggregator names, see POST /sources) may be used */
                     includeSources?: string[];
                     /** @description these sources (venue or aggregator names, see POST /sources) are not used */

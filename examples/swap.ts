@@ -36,7 +36,9 @@ if (!apiUrl || !apiKey || !rpcUrl || !privateKey) {
 // --- the two clients: the API (typed from the document) and the chain ---------
 // the document's paths start at /api/v1: the client's base is the server's origin
 const api = createClient<paths>({ baseUrl: new URL(apiUrl).origin, headers: { "x-api-key": apiKey } })
-const arc = defineChain({ id: 5042, name: "Arc", nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
+// transactions are signed for the chain the node serves: Arc (5042) or Arc testnet (5042002)
+const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
+const arc = defineChain({ id: chainId, name: chainId === 5042002 ? "Arc testnet" : "Arc", nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
 const account = privateKeyToAccount(privateKey)
 const chain = createPublicClient({ chain: arc, transport: http(rpcUrl) })
 const wallet = createWalletClient({ account, chain: arc, transport: http(rpcUrl) })

@@ -1,4 +1,4 @@
-// The addresses room's door: Arc's USDC at its two scales and EIP-55 checksums.
+// The addresses room's door: Arc's chains, Arc's USDC at its two scales and EIP-55 checksums.
 // Pure: no Effect, no I/O.
 export {
   USDC_ERC20_ADDRESS,
@@ -15,3 +15,4 @@ export {
   erc20ToNative,
 } from "./usdc.ts"
 export { checksum } from "./checksum.ts"
+export { ARC_CHAIN_ID, ARC_CHAIN_IDS, ARC_CHAINS_TEXT, ARC_TESTNET_CHAIN_ID, arcChainName, describeArcChain, isArcChainId, type ArcChainId } from "./chains.ts"

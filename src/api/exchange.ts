@@ -34,6 +34,7 @@ export const makeExchange = (settings: ExchangeSettings) =>
 
     const issueQuoteId = (req: QuoteRequest, answer: QuoteResponse, nowSeconds: number) =>
       encodeQuoteId(quoteIdKey, {
+        chainId: req.chainId,
         tokenIn: req.tokenIn,
         tokenOut: req.tokenOut,
         amountIn: req.amountIn,
@@ -68,7 +69,7 @@ export const makeExchange = (settings: ExchangeSettings) =>
     const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
       endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const nowSeconds = Math.floor(now / 1000)
-        const rules = { executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
+        const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
         if (endpoint === "quote") {
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,

@@ -4,9 +4,9 @@
 // with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { checksum } from "../addresses/index.ts"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, type ArcChainId } from "../addresses/index.ts"
 import { JsonNumber } from "./body.ts"
-import { CHAIN_ID, type QuoteRequest } from "../pricer/index.ts"
+import type { QuoteRequest } from "../pricer/index.ts"
 import { InvalidRequest, type SwapRequest } from "../swap/index.ts"
 
 export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000"
@@ -140,9 +140,14 @@ const parseIntegerIn = (min: number, max: number) => (u: unknown): Either.Either
 const parseFeeBps = parseIntegerIn(0, 100)
 const parseSlippageBps = parseIntegerIn(0, 2000)
 
-const parseChainId = (u: unknown): Either.Either<typeof CHAIN_ID, string> =>
-  u === CHAIN_ID ? Either.right(CHAIN_ID) : Either.left(`must be ${CHAIN_ID} when sent, got ${describeValue(u)}`)
-const ChainIdField = fieldOf(Schema.Literal(CHAIN_ID), parseChainId, { type: "integer", const: CHAIN_ID, description: `the chain: ${CHAIN_ID} when sent` })
+// any chain id reads here; whether it is the chain served is a rule of the request (quoteFromFields)
+const parseChainId = (u: unknown): Either.Either<number, string> =>
+  typeof u === "number" && Number.isSafeInteger(u) ? Either.right(u) : Either.left(`must be a chain id (an integer) when sent, got ${describeValue(u)}`)
+const ChainIdField = fieldOf(Schema.Number, parseChainId, {
+  type: "integer",
+  enum: [...ARC_CHAIN_IDS],
+  description: `the chain the request is for, when sent: must be the chain the service serves, ${ARC_CHAINS_TEXT}, as every answer's chainId reports`,
+})
 
 const parseDeadline = (u: unknown): Either.Either<number, string> =>
   typeof u === "number" && Number.isSafeInteger(u)
@@ -293,6 +298,8 @@ const decodeFields = <A>(
 }
 
 export interface RequestRules {
+  /** the chain served: a request's chainId must be it */
+  readonly chainId: ArcChainId
   /** the route executor (refused as fee recipient, sender and recipient) */
   readonly executor: Address
   /** now, in Unix seconds */
@@ -317,6 +324,10 @@ const partyProblem = (address: string, executor: string): string | undefined =>
   : undefined
 
 const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> => {
+  // a request for another chain is wrong before anything else in it
+  if (f.chainId !== undefined && f.chainId !== rules.chainId) {
+    return fail(`chainId: this service serves chain ${describeArcChain(rules.chainId)}, the request names ${f.chainId}`)
+  }
   if (isUsdc(f.tokenIn) && isUsdc(f.tokenOut)) {
     return fail("tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
   }
@@ -331,7 +342,7 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
   const allowed = allowedSources(f, rules.sourceNames)
   if (typeof allowed === "string") return fail(allowed)
   const request: QuoteRequest = {
-    chainId: CHAIN_ID,
+    chainId: rules.chainId,
     tokenIn: f.tokenIn,
     tokenOut: f.tokenOut,
     amountIn: f.amountIn,

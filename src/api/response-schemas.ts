@@ -3,7 +3,7 @@
 // OpenAPI document is generated from them: the document cannot describe a body
 // the edge does not send.
 import { Schema } from "effect"
-import { CHAIN_ID } from "../pricer/index.ts"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT } from "../addresses/index.ts"
 import { AddressJson, addressJson, AmountJson, amountJson, blockNumberJson, HexJson, IntegerJson, RequestIdJson } from "./json-fields.ts"
 
 const Hop = Schema.Struct({
@@ -35,7 +35,7 @@ const GasCost = Schema.Struct({
 
 /** The fields /quote and /swap answer alike. */
 const pricedFields = {
-  chainId: Schema.Literal(CHAIN_ID),
+  chainId: Schema.Literal(...ARC_CHAIN_IDS).annotations({ description: `the chain the service serves: ${ARC_CHAINS_TEXT}` }),
   tokenIn: AddressJson,
   tokenOut: AddressJson,
   amountIn: AmountJson,

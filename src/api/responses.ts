@@ -7,14 +7,14 @@ import type { Address } from "viem"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import { CHAIN_ID, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 
 const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
 
 /** What is wrong with a quote answer for this request, or undefined. */
 export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): string | undefined => {
-  if (q.chainId !== CHAIN_ID) return `chainId ${q.chainId}`
+  if (q.chainId !== request.chainId) return `chainId ${q.chainId} is not the request's ${request.chainId}`
   if (!same(q.tokenIn, request.tokenIn) || !same(q.tokenOut, request.tokenOut)) return "tokens differ from the request"
   if (q.amountIn !== request.amountIn) return "amountIn differs from the request"
   if (q.slippageBps !== request.slippageBps) return "slippageBps differs from the request"

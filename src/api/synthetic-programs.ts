@@ -5,8 +5,9 @@
 // Its one source is the venue "synthetic"; its tokens are USDC, A and B.
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
+import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
 import { minAmountOut, splitFees } from "../fees/index.ts"
-import { CHAIN_ID, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { SwapPrograms, type QuoteError, type SwapError, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 import { isNativeUsdc } from "./requests.ts"
 
@@ -37,7 +38,7 @@ const checkTokens = (request: QuoteRequest) =>
 export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
   const fees = splitFees(request.amountIn * 2n, { protocolBps: SYNTHETIC.protocolBps, partnerBps: request.feeBps })
   return {
-    chainId: CHAIN_ID,
+    chainId: request.chainId,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
     amountIn: request.amountIn,
@@ -77,6 +78,8 @@ export const syntheticSwap = (request: SwapRequest): SwapResponse => {
 }
 
 export interface SyntheticOptions {
+  /** the chain served; Arc's (5042) when not given */
+  readonly chainId?: ArcChainId
   /** replaces the quote program (the token table still applies first) */
   readonly quote?: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>
   /** replaces the swap program (the token table still applies first) */
@@ -85,6 +88,7 @@ export interface SyntheticOptions {
 
 export const syntheticPrograms = (options: SyntheticOptions = {}): Layer.Layer<SwapPrograms> =>
   Layer.succeed(SwapPrograms, {
+    chainId: options.chainId ?? ARC_CHAIN_ID,
     executor: SYNTHETIC.executor,
     quote: (request) => Effect.zipRight(checkTokens(request), options.quote?.(request) ?? Effect.succeed(syntheticQuote(request))),
     swap: (request) => Effect.zipRight(checkTokens(request), options.swap?.(request) ?? Effect.succeed(syntheticSwap(request))),

@@ -27,7 +27,7 @@ import { RpcError, rpcErrors } from "./rpc-error.ts"
 export interface RpcConfig {
   /** endpoints in order of preference; later ones are used when earlier ones fail */
   readonly urls: readonly string[]
-  /** the chain id every endpoint must report (Arc: 5042) */
+  /** the chain id every endpoint must report (Arc: 5042, Arc testnet: 5042002) */
   readonly chainId: number
   readonly multicall3: Address
   /** per-request timeout, ms (default 5000) */

@@ -4,6 +4,7 @@
 // Read through Effect Config: from the environment, and from a devnet manifest
 // (manifest-source.ts) for what the environment does not set.
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, type ConfigProvider } from "effect"
+import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../addresses/index.ts"
 import { parseAddress, type Address } from "./address.ts"
 import { AGGREGATORS, aggregatorProblems, type AggregatorSettings } from "./aggregators.ts"
 import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"
@@ -16,7 +17,8 @@ import { formatConfigError, loadConfig, type ConfigurationError } from "./values
 export interface ChainSettings {
   /** in order of preference: later ones are used when earlier ones fail */
   readonly rpcUrls: readonly string[]
-  readonly chainId: number
+  /** the chain served: the node must report it, answers carry it */
+  readonly chainId: ArcChainId
   readonly executor: Address
   readonly multicall3: Address
   /**
@@ -35,8 +37,6 @@ export interface ChainSettings {
 
 /** Where `bun run serve` keeps the market's state when MARKET_SNAPSHOT does not say */
 export const DEFAULT_MARKET_SNAPSHOT = ".data/market.sqlite"
-
-export const ARC_CHAIN_ID = 5042
 
 /** A variable read by `parse`; unset or blank: none. */
 const variable = <A>(name: string, parse: (text: string) => Either.Either<A, string>): Config.Config<Option.Option<A>> =>
@@ -65,8 +65,11 @@ const rpcUrls = (text: string): Either.Either<string[], string> => {
   return urls.length === 0 ? Either.left("names no endpoint") : Either.right(urls)
 }
 
-const chainId = (text: string): Either.Either<number, string> =>
-  /^\d+$/.test(text) && Number(text) > 0 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`is not a chain id: ${text}`)
+const chainId = (text: string): Either.Either<ArcChainId, string> => {
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) return Either.left(`is not a chain id: ${text}`)
+  const id = Number(text)
+  return isArcChainId(id) ? Either.right(id) : Either.left(`must be ${ARC_CHAINS_TEXT}, got ${text}`)
+}
 
 const blockNumber = (text: string): Either.Either<bigint, string> => (/^\d+$/.test(text) ? Either.right(BigInt(text)) : Either.left(`is not a block number: ${text}`))
 

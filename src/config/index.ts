@@ -8,7 +8,6 @@ export { sharedLimitsConfig, type LimitFailureMode, type SharedLimitsConfig } fr
 export { serverConfig, type ServerConfig } from "./server.ts"
 export { logFormatConfig, logLevelConfig, type LogFormat } from "./logging.ts"
 export {
-  ARC_CHAIN_ID,
   ChainConfig,
   chainSettings,
   chainSettingsConfig,

@@ -1,5 +1,5 @@
 // A devnet manifest as a source of settings: it gives, under the names of the
-// variables they stand for, the chain's endpoint, the executor,
+// variables they stand for, the chain's id and endpoint, the executor,
 // Multicall3, the venues (DEXES), the reference price feeds (PRICE_FEEDS, by
 // token address) and the external sources (AGGREGATORS). The variables always
 // win; the manifest gives what they do not set.
@@ -8,6 +8,8 @@ import { variablesProvider } from "./values.ts"
 
 /** What the settings read from a manifest (INTERFACE.md, "Devnet manifest"). */
 export interface ManifestSource {
+  /** the node's chain id */
+  readonly chainId: number
   readonly rpcUrl: string
   readonly executor: string
   readonly multicall3: string
@@ -21,6 +23,7 @@ export interface ManifestSource {
 
 /** The manifest's settings as variables. */
 export const manifestVariables = (manifest: ManifestSource): Record<string, string> => ({
+  CHAIN_ID: String(manifest.chainId),
   RPC_URL: manifest.rpcUrl,
   EXECUTOR_ADDRESS: manifest.executor,
   MULTICALL3_ADDRESS: manifest.multicall3,

@@ -6,8 +6,9 @@ import { Data } from "effect"
 import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
+import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
 
-export const ARC_CHAIN_ID = 5042
+export { ARC_CHAIN_ID }
 
 const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
 
@@ -34,6 +35,8 @@ wait $child
 `
 
 export interface AnvilOptions {
+  /** the chain id the node reports: Arc's (5042) when absent */
+  readonly chainId?: ArcChainId
   readonly port?: number
   readonly host?: string
   /** state file written by anvil_dumpState, loaded at start */
@@ -81,7 +84,7 @@ const FAILED = /^error: (.*)\n/im
 const ADDRESS_IN_USE = /address already in use/i
 
 /**
- * Starts anvil as Arc: chain id 5042, prague, Celo's transfer precompile on.
+ * Starts anvil as Arc: chain id 5042 (or Arc testnet's), prague, Celo's transfer precompile on.
  * A busy port fails with PortInUseError before anvil is spawned, or at once
  * when anvil reports it (another process may take the port in between); any
  * other failure anvil reports ends the start at once with its message.
@@ -97,7 +100,7 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
   const args = [
     "--host", host,
     "--port", String(requestedPort),
-    "--chain-id", String(ARC_CHAIN_ID),
+    "--chain-id", String(options.chainId ?? ARC_CHAIN_ID),
     "--hardfork", "prague",
     "--celo",
     "--accounts", String(options.accounts ?? 10),

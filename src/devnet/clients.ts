@@ -1,19 +1,20 @@
 // viem clients for a devnet node: public reads, anvil cheats and unlocked-account writes.
 import { createTestClient, defineChain, http, publicActions, walletActions, type Address } from "viem"
-import { ARC_CHAIN_ID } from "./anvil.ts"
+import { ARC_CHAIN_ID, arcChainName, type ArcChainId } from "../addresses/index.ts"
 
-export const arcDevnet = (rpcUrl: string, multicall3?: Address) =>
+/** The devnet as a viem chain: Arc's, or Arc testnet's, chain id at the node's URL. */
+export const arcDevnet = (rpcUrl: string, multicall3?: Address, chainId: ArcChainId = ARC_CHAIN_ID) =>
   defineChain({
-    id: ARC_CHAIN_ID,
-    name: "Arc devnet",
+    id: chainId,
+    name: `${arcChainName(chainId)} devnet`,
     nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
     rpcUrls: { default: { http: [rpcUrl] } },
     ...(multicall3 ? { contracts: { multicall3: { address: multicall3 } } } : {}),
   })
 
-export const devnetClient = (rpcUrl: string, multicall3?: Address) =>
+export const devnetClient = (rpcUrl: string, multicall3?: Address, chainId: ArcChainId = ARC_CHAIN_ID) =>
   createTestClient({
-    chain: arcDevnet(rpcUrl, multicall3),
+    chain: arcDevnet(rpcUrl, multicall3, chainId),
     mode: "anvil",
     transport: http(rpcUrl, { batch: false, retryCount: 0 }),
     pollingInterval: 20,

@@ -18,7 +18,6 @@ import {
 } from "viem"
 import { ownArtifact, uniswapArtifact, type ContractArtifact } from "../contracts/index.ts"
 import { FEE_COLLECTOR_INDEX, OWNER_INDEX, testAccounts } from "./accounts.ts"
-import { ARC_CHAIN_ID } from "./anvil.ts"
 import type { DevnetClient } from "./clients.ts"
 import { deployRouteExecutor, registerVenues, UNISWAP_V2_FEE_BPS, type ExecutorVenue } from "./executor.ts"
 import { executorVenueIds, type Manifest, type ManifestPairPool, type ManifestPool, type ManifestVenue, type ManifestVenueOf } from "./manifest.ts"
@@ -326,7 +325,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   ])
 
   return {
-    chainId: ARC_CHAIN_ID,
+    chainId: plan.chainId,
     rpcUrl,
     executor,
     owner: { address: owner.address, privateKey: owner.privateKey },

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs"
 import { resolve } from "node:path"
 import { getAddress, type Address } from "viem"
 import { DEVNET_AGGREGATOR_API_KEY, startDevnetAggregator, type DevnetAggregator } from "./aggregator/index.ts"
-import { ARC_CHAIN_ID, PortInUseError, startAnvil, type AnvilNode } from "./anvil.ts"
+import { PortInUseError, startAnvil, type AnvilNode } from "./anvil.ts"
 import { devnetClient } from "./clients.ts"
 import { deployScenario, plannedTokenAddresses } from "./deploy.ts"
 import { decodeManifest, Manifest, writeManifest } from "./manifest.ts"
@@ -67,10 +67,10 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
   const key = useCache ? stateKey(text) : undefined
   const cached = key !== undefined ? readCachedState(key) : undefined
 
-  const node = await startAnvil({ port: options.port ?? 8545 })
+  const node = await startAnvil({ port: options.port ?? 8545, chainId: plan.chainId })
   let aggregator: DevnetAggregator | undefined
   try {
-    const client = devnetClient(node.rpcUrl)
+    const client = devnetClient(node.rpcUrl, undefined, plan.chainId)
     let manifest: Manifest
     if (cached) {
       await client.request({ method: "anvil_loadState" as never, params: [cached.state] as never })
@@ -104,7 +104,7 @@ const startAggregator = (manifest: Manifest, node: AnvilNode, port: number): Dev
   const address = (symbol: string): Address => getAddress(manifest.tokens[symbol]!.address)
   return startDevnetAggregator({
     rpcUrl: node.rpcUrl,
-    chainId: ARC_CHAIN_ID,
+    chainId: manifest.chainId,
     quoter: getAddress(dex.quoter),
     router: getAddress(dex.router),
     pools: dex.pools.map((p) => ({ address: getAddress(p.pool), tokens: [address(p.tokens[0]), address(p.tokens[1])] as const, fee: p.fee! })),

@@ -5,6 +5,7 @@ import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
+import { ARC_CHAIN_IDS } from "../addresses/index.ts"
 
 const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
 const Bytes32 = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/))
@@ -87,7 +88,8 @@ export const ManifestPool = Schema.Union(ManifestStablePool, ManifestPairPool)
 export const ManifestAccount = Schema.Struct({ address: Address, privateKey: Bytes32 })
 
 export const Manifest = Schema.Struct({
-  chainId: Schema.Int,
+  /** the node's: Arc (5042) or Arc testnet (5042002), as the scenario says */
+  chainId: Schema.Literal(...ARC_CHAIN_IDS),
   rpcUrl: Schema.String,
   executor: Address,
   owner: ManifestAccount,

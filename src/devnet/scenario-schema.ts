@@ -7,6 +7,7 @@
 // with each pool as an object naming its venue, then each pool with the schema
 // of its venue's kind (scenario.ts).
 import { Schema } from "effect"
+import type { ArcChainId } from "../addresses/index.ts"
 
 const Decimal = Schema.String.pipe(
   Schema.pattern(/^\d+(\.\d+)?$/, { message: () => "expected a decimal string such as \"2500.5\"" }),
@@ -132,6 +133,8 @@ export const AggregatorEntry = Schema.Struct({
 
 /** The file as the first step decodes it: every field but the pools' own. */
 export const ScenarioShape = Schema.Struct({
+  // the chain the node reports: 5042 or 5042002, checked by parseScenario (whose message names the field alone)
+  chainId: Schema.optional(Schema.Unknown),
   dexes: Schema.optional(Schema.Array(DexHead)),
   tokens: Schema.Array(TokenEntry),
   priceFeeds: Schema.optional(Schema.Record({ key: Symbol, value: Decimal })),
@@ -154,6 +157,8 @@ export type AggregatorPoolEntry = typeof AggregatorPoolEntry.Type
 
 /** A checked scenario file: every venue (the default ones first) and each pool with its venue's kind. */
 export interface ScenarioFile {
+  /** the file's chainId, Arc's (5042) when it names none */
+  readonly chainId: ArcChainId
   /** every venue, in the manifest's order: uniswap-v2, uniswap-v3, uniswap-v4, then the file's `dexes` */
   readonly dexes: ReadonlyArray<DexEntry>
   readonly tokens: typeof ScenarioShape.Type["tokens"]

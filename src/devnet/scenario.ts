@@ -3,6 +3,7 @@
 // cannot be built is refused with a message naming the entry.
 import { Data, Either, ParseResult, Schema } from "effect"
 import { getAddress, type Address } from "viem"
+import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../addresses/index.ts"
 import {
   getAmount0Delta,
   getAmount1Delta,
@@ -115,6 +116,8 @@ export interface PlannedVenue {
 }
 
 export interface ScenarioPlan {
+  /** the chain id the node reports */
+  readonly chainId: ArcChainId
   /** every venue in the manifest's order: uniswap-v2, uniswap-v3, uniswap-v4, then the scenario's `dexes` */
   readonly venues: readonly PlannedVenue[]
   readonly tokens: readonly PlannedToken[]
@@ -160,6 +163,8 @@ export const parseScenario = (text: string, source = "scenario"): ScenarioFile =
   const decoded = decodeScenarioShape(json)
   if (Either.isLeft(decoded)) return fail(`${source}: ${formatIssue(decoded.left)}`)
   const shape = decoded.right
+  if (shape.chainId !== undefined && !isArcChainId(shape.chainId)) fail(`${source}: chainId: expected ${ARC_CHAINS_TEXT}, got ${JSON.stringify(shape.chainId)}`)
+  const chainId: ArcChainId = isArcChainId(shape.chainId) ? shape.chainId : ARC_CHAIN_ID
 
   // the default venues first, then the file's own, in order: the manifest's order
   const venues = new Map<string, VenueKind>(DEFAULT_VENUES.map((name) => [name, name]))
@@ -202,6 +207,7 @@ export const parseScenario = (text: string, source = "scenario"): ScenarioFile =
   })
 
   return {
+    chainId,
     dexes,
     tokens: shape.tokens,
     ...(shape.priceFeeds !== undefined ? { priceFeeds: shape.priceFeeds } : {}),
@@ -347,7 +353,7 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
   )
 
   const venues = scenario.dexes.map(({ name, kind }) => ({ name, kind }))
-  return { venues, tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
+  return { chainId: scenario.chainId, venues, tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
 }
 
 /**

@@ -2,11 +2,11 @@
 // already validated and typed (checksummed addresses, bigint amounts, defaults
 // applied) by the edge; plain data, shared by the programs and the edge.
 import type { Address } from "viem"
-
-export const CHAIN_ID = 5042
+import type { ArcChainId } from "../addresses/index.ts"
 
 export interface QuoteRequest {
-  readonly chainId: typeof CHAIN_ID
+  /** the chain the service serves (a request that names another is refused by the edge) */
+  readonly chainId: ArcChainId
   /** checksummed; native USDC may be 0x0000…0000 or the 0xEeee…EEeE placeholder, as sent */
   readonly tokenIn: Address
   readonly tokenOut: Address
@@ -59,7 +59,8 @@ export interface GasCost {
 }
 
 export interface QuoteResponse {
-  readonly chainId: typeof CHAIN_ID
+  /** the request's: the chain served */
+  readonly chainId: ArcChainId
   readonly tokenIn: Address
   readonly tokenOut: Address
   readonly amountIn: bigint

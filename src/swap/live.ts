@@ -4,7 +4,8 @@
 // every request.
 import { Effect, Layer } from "effect"
 import { SwapPrograms } from "./programs.ts"
-import { Rpc } from "../chain/index.ts"
+import { ARC_CHAINS_TEXT } from "../addresses/index.ts"
+import { Rpc, RpcError } from "../chain/index.ts"
 import { Simulator } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import { externalSources, Sources } from "../sources/index.ts"
@@ -19,7 +20,11 @@ const MARKET_POLL_INTERVAL = "100 millis"
 
 /** Every service the programs use, over the chain the settings name. */
 export const chainServices = (settings: ChainSettings) => {
-  const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 })
+  // the node decides the chain: a CHAIN_ID (or a manifest's chainId) that is not its own is refused at start
+  const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 }).pipe(
+    Layer.mapError((e) =>
+      e.reason === "chain-mismatch" ? new RpcError({ ...e, message: `CHAIN_ID: ${e.message}; it must be the node's chain, ${ARC_CHAINS_TEXT}` }) : e),
+  )
   const tokens = Tokens.layer()
   const market = MarketState.layer({
     venues: settings.venues,
@@ -43,6 +48,7 @@ const programsLayer = (settings: ChainSettings) =>
       const services = yield* makeQuoteServices
       const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
+        chainId: settings.chainId,
         executor: settings.executor,
         quote: (request) => quoteProgram(services, request),
         swap: (request) => Effect.provide(swapProgram(services, request), context),

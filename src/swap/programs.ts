@@ -3,6 +3,7 @@
 // typed and encodes what they answer; they know nothing of HTTP.
 import { Context, type Effect } from "effect"
 import type { Address, Hex } from "viem"
+import type { ArcChainId } from "../addresses/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
@@ -46,6 +47,8 @@ export interface SwapResponse extends QuoteResponse {
 }
 
 export interface SwapProgramsShape {
+  /** the chain served: a request may name only it, every answer reports it */
+  readonly chainId: ArcChainId
   /** the route executor: fee recipients, senders and recipients may not be it; tx.to and approval.spender are it */
   readonly executor: Address
   readonly quote: (request: QuoteRequest) => Effect.Effect<QuoteResponse, QuoteError>

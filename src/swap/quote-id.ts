@@ -1,17 +1,21 @@
-// A quote id: the terms of a /quote answer (the request's tokens, amount and
-// fee, its amountOut and block, when it was issued) in a compact binary form,
+// A quote id: the terms of a /quote answer (the chain, the request's tokens,
+// amount and fee, its amountOut and block, when it was issued) in a compact binary form,
 // signed with HMAC-SHA256 under a key every instance derives alike. Nothing is
 // stored: a /swap that sends it back is told how its price moved since.
 //
 // Layout (then base64url, no padding):
-//   version 1 | tokenIn 20 | tokenOut 20 | feeBps 1 | slippageBps 2 |
+//   version 2 | chainId 4 | tokenIn 20 | tokenOut 20 | feeBps 1 | slippageBps 2 |
 //   feeRecipient flag 1 [+ 20] | issuedAt 5 | amountIn len+bytes |
 //   amountOut len+bytes | blockNumber len+bytes | tag 16
+// Version 1, issued before ids named their chain, is the same without chainId:
+// only Arc (5042) was served then.
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { Address } from "viem"
-import { checksum } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, checksum } from "../addresses/index.ts"
 
 export interface QuotedTerms {
+  /** the chain the quote was issued on */
+  readonly chainId: number
   readonly tokenIn: Address
   readonly tokenOut: Address
   readonly amountIn: bigint
@@ -27,10 +31,12 @@ export interface QuotedTerms {
 export const QUOTE_ID_TTL_SECONDS = 300
 /** How far in the future an id's issue time may lie (clocks of instances differ a little). */
 const CLOCK_SKEW_SECONDS = 30
-const VERSION = 1
+const VERSION = 2
+/** ids without a chain: Arc's */
+const VERSION_WITHOUT_CHAIN = 1
 const TAG_BYTES = 16
-/** the longest id an encoding can give (185 bytes: three 32-byte integers, a recipient): anything longer is refused unread */
-const MAX_ID_LENGTH = 248
+/** the longest id an encoding can give (189 bytes: three 32-byte integers, a recipient): anything longer is refused unread */
+const MAX_ID_LENGTH = 252
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 /** The signing key for quote ids, derived from a secret the instances share. */
@@ -53,6 +59,7 @@ const integerHex = (n: bigint): string => {
 export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   const hex =
     hexOf(VERSION, 2) +
+    hexOf(terms.chainId, 8) +
     terms.tokenIn.slice(2).toLowerCase() +
     terms.tokenOut.slice(2).toLowerCase() +
     hexOf(terms.feeBps, 2) +
@@ -105,14 +112,15 @@ const reader = (bytes: Uint8Array) => {
  * not issued by this service (or altered), expired, or issued in the future.
  */
 export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, ttlSeconds: number = QUOTE_ID_TTL_SECONDS): Decoded => {
-  if (id.length === 0 || id.length > MAX_ID_LENGTH || !BASE64URL.test(id)) return refused("is malformed (not a quote id: base64url of at most 248 characters)")
+  if (id.length === 0 || id.length > MAX_ID_LENGTH || !BASE64URL.test(id)) return refused(`is malformed (not a quote id: base64url of at most ${MAX_ID_LENGTH} characters)`)
   const all = new Uint8Array(Buffer.from(id, "base64url"))
   if (all.length <= TAG_BYTES + 1) return refused("is malformed (too short to be a quote id)")
   const body = all.subarray(0, all.length - TAG_BYTES)
-  if (body[0] !== VERSION) return refused(`is malformed (unknown version ${body[0]})`)
+  if (body[0] !== VERSION && body[0] !== VERSION_WITHOUT_CHAIN) return refused(`is malformed (unknown version ${body[0]})`)
   if (!timingSafeEqual(tagOf(key, body), all.subarray(all.length - TAG_BYTES))) return refused("was not issued by this service or was altered")
   // signed by us: what follows is well formed unless the layout itself is broken
   const r = reader(body.subarray(1))
+  const chainId = body[0] === VERSION_WITHOUT_CHAIN ? BigInt(ARC_CHAIN_ID) : r.fixed(4)
   const tokenIn = r.address()
   const tokenOut = r.address()
   const feeBps = r.byte()
@@ -123,25 +131,26 @@ export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, t
   const amountIn = r.integer()
   const amountOut = r.integer()
   const blockNumber = r.integer()
-  if (tokenIn === undefined || tokenOut === undefined || feeBps === undefined || slippage === undefined || (flag !== 0 && flag !== 1) || feeRecipient === undefined || issued === undefined || amountIn === undefined || amountOut === undefined || blockNumber === undefined || r.rest() !== 0) {
+  if (chainId === undefined || tokenIn === undefined || tokenOut === undefined || feeBps === undefined || slippage === undefined || (flag !== 0 && flag !== 1) || feeRecipient === undefined || issued === undefined || amountIn === undefined || amountOut === undefined || blockNumber === undefined || r.rest() !== 0) {
     return refused("is malformed (its fields do not read)")
   }
   const issuedAtSeconds = Number(issued)
   if (issuedAtSeconds > nowSeconds + CLOCK_SKEW_SECONDS) return refused(`was issued in the future (at ${issuedAtSeconds}, now is ${nowSeconds})`)
   const age = nowSeconds - issuedAtSeconds
   if (age > ttlSeconds) return refused(`expired ${age - ttlSeconds} s ago (a quote id is valid for ${ttlSeconds} s; ask /quote again)`)
-  return { ok: true, terms: { tokenIn, tokenOut, amountIn, feeBps, feeRecipient, slippageBps: Number(slippage), amountOut, blockNumber, issuedAtSeconds } }
+  return { ok: true, terms: { chainId: Number(chainId), tokenIn, tokenOut, amountIn, feeBps, feeRecipient, slippageBps: Number(slippage), amountOut, blockNumber, issuedAtSeconds } }
 }
 
 /**
- * The first field in which a request differs from the quoted terms (tokenIn, tokenOut, amountIn,
- * feeBps, feeRecipient), or undefined: a quote id is for the same trade only.
+ * The first field in which a request differs from the quoted terms (chainId, tokenIn, tokenOut,
+ * amountIn, feeBps, feeRecipient), or undefined: a quote id is for the same trade on the same chain only.
  */
 export const sameRequest = (
   terms: QuotedTerms,
-  request: { readonly tokenIn: string; readonly tokenOut: string; readonly amountIn: bigint; readonly feeBps: number; readonly feeRecipient: string | null },
+  request: { readonly chainId: number; readonly tokenIn: string; readonly tokenOut: string; readonly amountIn: bigint; readonly feeBps: number; readonly feeRecipient: string | null },
 ): string | undefined => {
   const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+  if (terms.chainId !== request.chainId) return "chainId"
   if (!same(terms.tokenIn, request.tokenIn)) return "tokenIn"
   if (!same(terms.tokenOut, request.tokenOut)) return "tokenOut"
   if (terms.amountIn !== request.amountIn) return "amountIn"

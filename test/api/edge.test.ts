@@ -218,13 +218,51 @@ describe("400 INVALID_REQUEST at the edge", () => {
     expectError(await post(api, "/api/v1/quote", quoteBody({ feeBps: 101 }), auth()), 400, "INVALID_REQUEST", "feeBps: must be an integer from 0 to 100, got 101")
     expectError(await post(api, "/api/v1/quote", quoteBody({ feeBps: 5 }), auth()), 400, "INVALID_REQUEST", "feeRecipient: is required when feeBps is greater than 0")
     expectError(await post(api, "/api/v1/quote", quoteBody({ slippageBps: 2001 }), auth()), 400, "INVALID_REQUEST", "slippageBps: must be an integer from 0 to 2000, got 2001")
-    expectError(await post(api, "/api/v1/quote", quoteBody({ chainId: 1 }), auth()), 400, "INVALID_REQUEST", "chainId: must be 5042 when sent, got 1")
+    expectError(await post(api, "/api/v1/quote", quoteBody({ chainId: 1 }), auth()), 400, "INVALID_REQUEST", "chainId: this service serves chain 5042 (Arc), the request names 1")
     expectError(await post(api, "/api/v1/quote", quoteBody({ tokenIn: "0x0000000000000000000000000000000000000000", tokenOut: T.usdc }), auth()), 400, "INVALID_REQUEST",
       "tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
     expectError(await post(api, "/api/v1/swap", swapBody({ recipient: "0x5E1eC7eD00000000000000000000000000000001" }), auth()), 400, "INVALID_REQUEST", "recipient: cannot be the route executor")
     expectError(await post(api, "/api/v1/swap", swapBody({ deadline: 1 }), auth()), 400, "INVALID_REQUEST", /^deadline: must be in the future/)
     expectError(await post(api, "/api/v1/swap", quoteBody(), auth()), 400, "INVALID_REQUEST", "sender: is required")
     expectError(await post(api, "/api/v1/quote", quoteBody({ tokenIn: "0x5aaeb6053F3E94C9b9A09f33669435E7Ef1BeAed" }), auth()), 400, "INVALID_REQUEST", /^tokenIn: mixed-case address with a wrong checksum/)
+  })
+})
+
+describe("a service on Arc testnet (5042002)", () => {
+  let testnet: TestApi
+  let testnetKey: string
+  beforeAll(async () => {
+    // the same key store as the Arc service above: quote ids are signed alike
+    testnet = await startTestApi({ programs: syntheticPrograms({ chainId: 5042002 }), env: { DATABASE_URL: `${api.dir}/keys.sqlite` } })
+    ;({ key: testnetKey } = await testnet.newKey())
+  })
+  afterAll(() => testnet.close())
+  const testnetAuth = () => ({ "x-api-key": testnetKey })
+
+  test("/quote and /swap answer its chainId; a request may name it", async () => {
+    const q = await post(testnet, "/api/v1/quote", quoteBody(), testnetAuth())
+    expect(q.status).toBe(200)
+    expect(q.text).toBe(JSON.stringify({ ...QUOTE_JSON, chainId: 5042002, quoteId: q.body.quoteId, requestId: q.headers.get("x-request-id") }))
+    const named = await post(testnet, "/api/v1/quote", quoteBody({ chainId: 5042002 }), testnetAuth())
+    expect(named.body.chainId).toBe(5042002)
+    const s = await post(testnet, "/api/v1/swap", swapBody({ chainId: 5042002 }), testnetAuth())
+    expect(s.status).toBe(200)
+    expect(s.body.chainId).toBe(5042002)
+  })
+
+  test("a request naming Arc (5042) is refused, naming the field and both chains", async () => {
+    const message = "chainId: this service serves chain 5042002 (Arc testnet), the request names 5042"
+    expectError(await post(testnet, "/api/v1/quote", quoteBody({ chainId: 5042 }), testnetAuth()), 400, "INVALID_REQUEST", message)
+    expectError(await post(testnet, "/api/v1/swap", swapBody({ chainId: 5042 }), testnetAuth()), 400, "INVALID_REQUEST", message)
+  })
+
+  test("a quote id issued on one chain is refused on the other, both ways", async () => {
+    const onTestnet = (await post(testnet, "/api/v1/quote", quoteBody(), testnetAuth())).body.quoteId
+    const onArc = (await post(api, "/api/v1/quote", quoteBody(), auth())).body.quoteId
+    expect((await post(testnet, "/api/v1/swap", swapBody({ quoteId: onTestnet }), testnetAuth())).status).toBe(200)
+    expect((await post(api, "/api/v1/swap", swapBody({ quoteId: onArc }), auth())).status).toBe(200)
+    expectError(await post(api, "/api/v1/swap", swapBody({ quoteId: onTestnet }), auth()), 400, "INVALID_REQUEST", "quoteId: was issued for another chainId")
+    expectError(await post(testnet, "/api/v1/swap", swapBody({ quoteId: onArc }), testnetAuth()), 400, "INVALID_REQUEST", "quoteId: was issued for another chainId")
   })
 })
 

@@ -11,7 +11,7 @@ import type { SwapRequest } from "../../src/swap/index.ts"
 const EXECUTOR = "0x5E1eC7eD00000000000000000000000000000001" as const
 const NOW = 1_800_000_000
 const SOURCES = new Set(["uniswap-v2", "arcade-v2", "uniswap-v3", "xylonet", "kyberswap"])
-const rules = { executor: EXECUTOR, nowSeconds: NOW, sourceNames: SOURCES }
+const rules = { chainId: 5042, executor: EXECUTOR, nowSeconds: NOW, sourceNames: SOURCES } as const
 
 const TOKEN_A = "0x00000000000000000000000000000000000000A1"
 const TOKEN_B = "0x00000000000000000000000000000000000000b2"
@@ -230,9 +230,23 @@ describe("fees, slippage, chain", () => {
       expect(refused(quote({ slippageBps: v }))).toBe(`slippageBps: must be an integer from 0 to 2000, got ${typeof v === "string" ? `"${v}"` : v}`)
     }
   })
-  test("chainId must be 5042 when sent", () => {
-    expect(refused(quote({ chainId: 1 }))).toBe("chainId: must be 5042 when sent, got 1")
-    expect(refused(quote({ chainId: "5042" }))).toBe('chainId: must be 5042 when sent, got "5042"')
+  test("chainId, when sent, must be the chain served: both are named otherwise", () => {
+    expect(ok(quote({ chainId: 5042 })).chainId).toBe(5042)
+    expect(refused(quote({ chainId: 5042002 }))).toBe("chainId: this service serves chain 5042 (Arc), the request names 5042002")
+    expect(refused(quote({ chainId: 1 }))).toBe("chainId: this service serves chain 5042 (Arc), the request names 1")
+    expect(refused(quote({ chainId: "5042" }))).toBe('chainId: must be a chain id (an integer) when sent, got "5042"')
+    expect(refused(quote({ chainId: 5042.5 }))).toBe("chainId: must be a chain id (an integer) when sent, got 5042.5")
+  })
+  test("the chain served comes from the rules: on Arc testnet, 5042002 is taken and 5042 refused", () => {
+    const testnet = { ...rules, chainId: 5042002 } as const
+    expect(ok(decodeQuoteRequest(base, testnet)).chainId).toBe(5042002)
+    expect(ok(decodeQuoteRequest({ ...base, chainId: 5042002 }, testnet)).chainId).toBe(5042002)
+    expect(ok(decodeSwapRequest({ ...swapBase, chainId: 5042002 }, testnet)).chainId).toBe(5042002)
+    const other = "chainId: this service serves chain 5042002 (Arc testnet), the request names 5042"
+    expect(refused(decodeQuoteRequest({ ...base, chainId: 5042 }, testnet))).toBe(other)
+    expect(refused(decodeSwapRequest({ ...swapBase, chainId: 5042 }, testnet))).toBe(other)
+    // another chain is named before what else is wrong with the trade
+    expect(refused(decodeQuoteRequest({ ...base, tokenOut: TOKEN_A, chainId: 5042 }, testnet))).toBe(other)
   })
 })
 

@@ -26,7 +26,7 @@ afterAll(async () => {
 /** `bun run serve` with only the given variables of the chain side and the key store (none from this process). */
 const spawnServe = (args: string[], vars: Record<string, string>) => {
   const env: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "error", ...vars }
-  for (const name of ["RPC_URL", "EXECUTOR_ADDRESS", "MULTICALL3_ADDRESS", "DEXES", "PRICE_FEEDS", "AGGREGATORS", "V2_FACTORY", "V3_FACTORY", "V4_POOL_MANAGER", "V4_STATE_VIEW", "KEY_HASH_SECRET", "ADMIN_PORT", "ADMIN_HOST", "ADMIN_TOKEN", "REDIS_URL"]) {
+  for (const name of ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "MULTICALL3_ADDRESS", "DEXES", "PRICE_FEEDS", "AGGREGATORS", "V2_FACTORY", "V3_FACTORY", "V4_POOL_MANAGER", "V4_STATE_VIEW", "KEY_HASH_SECRET", "ADMIN_PORT", "ADMIN_HOST", "ADMIN_TOKEN", "REDIS_URL"]) {
     if (!(name in vars)) delete env[name]
   }
   return track(Bun.spawn([process.execPath, "run", "--silent", "serve", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
@@ -117,6 +117,17 @@ describe("bun run serve", () => {
       'ADMIN_TOKEN: required when ADMIN_HOST is not loopback (got "0.0.0.0"): admin requests must then carry Authorization: Bearer <ADMIN_TOKEN>',
     ])
   }, 30_000)
+
+  test("a CHAIN_ID that is not the node's stops the start, naming both chains; one that is not Arc's is a bad setting", async () => {
+    const manifestPath = join(tempDir(), "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", CHAIN_ID: "5042002" }))
+    expect(lines).toEqual([
+      "error: CHAIN_ID: the endpoint serves chain 5042, expected 5042002; it must be the node's chain, 5042 (Arc) or 5042002 (Arc testnet)",
+    ])
+    const other = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", CHAIN_ID: "1" }))
+    expect(other).toEqual(["error: invalid configuration:", "CHAIN_ID: must be 5042 (Arc) or 5042002 (Arc testnet), got 1"])
+  }, 60_000)
 
   test("DEXES the service cannot serve are refused at start, naming each venue, with the API's bad settings", async () => {
     const manifestPath = join(tempDir(), "manifest.json")

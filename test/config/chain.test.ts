@@ -102,6 +102,7 @@ const manifest = (dexes: ManifestSource["dexes"] = {
   "synthra-v3": { kind: "uniswap-v3", factory: A.synthra },
   xylonet: { kind: "curve-stableswap", pools: [A.stable1, A.stable2], factory: A.stableFactory },
 }): ManifestSource => ({
+  chainId: 5042,
   rpcUrl: "http://127.0.0.1:8545",
   executor: A.executor,
   multicall3: A.multicall3,
@@ -393,9 +394,18 @@ describe("the other variables", () => {
     expect(refusal({ ...base, V4_STATE_VIEW: A.stateView })).toEqual(["V4_POOL_MANAGER: is needed with V4_STATE_VIEW"])
   })
 
-  test("CHAIN_ID defaults to Arc's and may be set", () => {
+  test("CHAIN_ID defaults to Arc's and may be Arc testnet's; no other chain is served", () => {
     expect(Either.getOrThrow(chainSettings(base)).chainId).toBe(5042)
-    expect(Either.getOrThrow(chainSettings({ ...base, CHAIN_ID: "31337" })).chainId).toBe(31337)
+    expect(Either.getOrThrow(chainSettings({ ...base, CHAIN_ID: "5042" })).chainId).toBe(5042)
+    expect(Either.getOrThrow(chainSettings({ ...base, CHAIN_ID: "5042002" })).chainId).toBe(5042002)
+    expect(refusal({ ...base, CHAIN_ID: "31337" })).toEqual(["CHAIN_ID: must be 5042 (Arc) or 5042002 (Arc testnet), got 31337"])
+    expect(refusal({ ...base, CHAIN_ID: "1" })).toEqual(["CHAIN_ID: must be 5042 (Arc) or 5042002 (Arc testnet), got 1"])
+  })
+
+  test("CHAIN_ID: the manifest's (the node's) when not set; a variable wins", () => {
+    expect(Either.getOrThrow(chainSettings({}, { ...manifest(), chainId: 5042002 })).chainId).toBe(5042002)
+    expect(Either.getOrThrow(chainSettings({ CHAIN_ID: " " }, { ...manifest(), chainId: 5042002 })).chainId).toBe(5042002)
+    expect(Either.getOrThrow(chainSettings({ CHAIN_ID: "5042" }, { ...manifest(), chainId: 5042002 })).chainId).toBe(5042)
   })
 })
 

@@ -41,6 +41,16 @@ describe("scenario refusals", () => {
     expect(usdcFirst ? [v2.reserve0, v2.reserve1] : [v2.reserve1, v2.reserve0]).toEqual([1_000_000_000n, 900_000_000n])
   })
 
+  test("chainId: Arc's (5042) when absent, Arc testnet's (5042002) when asked, no other", () => {
+    const plan = (scenario: unknown) => planScenario(parseScenario(JSON.stringify(scenario)), addressOf)
+    expect(plan(base).chainId).toBe(5042)
+    expect(plan({ ...base, chainId: 5042 }).chainId).toBe(5042)
+    expect(plan({ ...base, chainId: 5042002 }).chainId).toBe(5042002)
+    for (const chainId of [1, 31337, "5042002", null]) {
+      expect(refusal({ ...base, chainId })).toBe(`scenario: chainId: expected 5042 (Arc) or 5042002 (Arc testnet), got ${JSON.stringify(chainId)}`)
+    }
+  })
+
   test("not JSON", () => {
     expect(refusal("{ tokens: ")).toContain("not valid JSON")
   })

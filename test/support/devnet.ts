@@ -8,5 +8,5 @@ export interface TestDevnet extends RunningDevnet {
 
 export const startTestDevnet = async (options: Omit<DevnetOptions, "port"> = {}): Promise<TestDevnet> => {
   const devnet = await startDevnet({ ...options, port: 0 })
-  return { ...devnet, client: devnetClient(devnet.node.rpcUrl, devnet.manifest.multicall3 as `0x${string}`) }
+  return { ...devnet, client: devnetClient(devnet.node.rpcUrl, devnet.manifest.multicall3 as `0x${string}`, devnet.manifest.chainId) }
 }

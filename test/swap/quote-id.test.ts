@@ -3,6 +3,7 @@
 // its own words.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
+import { createHmac } from "node:crypto"
 import { getAddress, type Address } from "viem"
 import { decodeQuoteId, encodeQuoteId, priceChangeBps, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "../../src/swap/index.ts"
 
@@ -13,6 +14,7 @@ const NOW = 1_800_000_000
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAddress(`0x${Buffer.from(b).toString("hex")}`) as Address)
 const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })
 const terms: fc.Arbitrary<QuotedTerms> = fc.record({
+  chainId: fc.constantFrom(5042, 5042002),
   tokenIn: address,
   tokenOut: address,
   amountIn: fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }),
@@ -25,6 +27,7 @@ const terms: fc.Arbitrary<QuotedTerms> = fc.record({
 })
 
 const sample: QuotedTerms = {
+  chainId: 5042002,
   tokenIn: "0x3600000000000000000000000000000000000000",
   tokenOut: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   amountIn: 1_000_000_000n,
@@ -42,7 +45,7 @@ describe("quote id", () => {
       fc.property(terms, (t) => {
         const id = encodeQuoteId(KEY, t)
         expect(id).toMatch(/^[A-Za-z0-9_-]+$/)
-        expect(id.length).toBeLessThanOrEqual(248)
+        expect(id.length).toBeLessThanOrEqual(252)
         expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: t })
       }),
       { numRuns: 300 },
@@ -78,25 +81,55 @@ describe("quote id", () => {
       const answer = decodeQuoteId(KEY, id, NOW)
       return answer.ok ? "accepted" : answer.problem
     }
-    expect(problem("")).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
-    expect(problem("abc+/=")).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
-    expect(problem("A".repeat(249))).toBe("is malformed (not a quote id: base64url of at most 248 characters)")
+    expect(problem("")).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
+    expect(problem("abc+/=")).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
+    expect(problem("A".repeat(253))).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
     expect(problem("AQID")).toBe("is malformed (too short to be a quote id)")
-    const v2 = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
-    v2[0] = 2
-    expect(problem(v2.toString("base64url"))).toBe("is malformed (unknown version 2)")
+    const v3 = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
+    v3[0] = 3
+    expect(problem(v3.toString("base64url"))).toBe("is malformed (unknown version 3)")
     const truncated = encodeQuoteId(KEY, sample).slice(0, -4)
     expect(problem(truncated)).toBe("was not issued by this service or was altered")
   })
 
   test("is for the same trade: the first field that differs is named", () => {
-    const request = { tokenIn: sample.tokenIn.toLowerCase(), tokenOut: sample.tokenOut, amountIn: sample.amountIn, feeBps: 30, feeRecipient: sample.feeRecipient!.toLowerCase() }
+    const request = { chainId: 5042002, tokenIn: sample.tokenIn.toLowerCase(), tokenOut: sample.tokenOut, amountIn: sample.amountIn, feeBps: 30, feeRecipient: sample.feeRecipient!.toLowerCase() }
     expect(sameRequest(sample, request)).toBeUndefined()
+    expect(sameRequest(sample, { ...request, chainId: 5042 })).toBe("chainId")
     expect(sameRequest(sample, { ...request, tokenIn: "0x0000000000000000000000000000000000000000" })).toBe("tokenIn")
     expect(sameRequest(sample, { ...request, tokenOut: sample.tokenIn })).toBe("tokenOut")
     expect(sameRequest(sample, { ...request, amountIn: 999_999_999n })).toBe("amountIn")
     expect(sameRequest(sample, { ...request, feeBps: 0, feeRecipient: null })).toBe("feeBps")
     expect(sameRequest(sample, { ...request, feeRecipient: "0x0000000000000000000000000000000000000001" })).toBe("feeRecipient")
+  })
+})
+
+describe("quote id and chain", () => {
+  test("names the chain it was issued on: an id from Arc testnet reads as such, and is not for a request on Arc", () => {
+    const arc = encodeQuoteId(KEY, { ...sample, chainId: 5042 })
+    const testnet = encodeQuoteId(KEY, sample)
+    expect(arc).not.toBe(testnet)
+    const decoded = decodeQuoteId(KEY, testnet, NOW)
+    expect(decoded).toEqual({ ok: true, terms: sample })
+    if (decoded.ok) expect(sameRequest(decoded.terms, { ...sample, chainId: 5042 })).toBe("chainId")
+  })
+
+  test("an id of version 1 (before ids named their chain) reads as Arc's", () => {
+    // version 1's layout: version 1 | tokenIn 20 | tokenOut 20 | feeBps 1 | slippageBps 2 | flag 1 [+ 20] |
+    // issuedAt 5 | amountIn, amountOut, blockNumber as len+bytes | HMAC-SHA256 tag, 16 bytes
+    const integer = (n: bigint) => {
+      const hex = n.toString(16).padStart(2, "0")
+      const even = hex.length % 2 === 1 ? `0${hex}` : hex
+      return `${(even.length / 2).toString(16).padStart(2, "0")}${even}`
+    }
+    const body = Buffer.from(
+      "01" + sample.tokenIn.slice(2) + sample.tokenOut.slice(2) + "1e" + "0032" + "01" + sample.feeRecipient!.slice(2) +
+        sample.issuedAtSeconds.toString(16).padStart(10, "0") + integer(sample.amountIn) + integer(sample.amountOut) + integer(sample.blockNumber),
+      "hex",
+    )
+    const tag = createHmac("sha256", KEY).update(body).digest().subarray(0, 16)
+    const id = Buffer.concat([body, tag]).toString("base64url")
+    expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: { ...sample, chainId: 5042 } })
   })
 })
 
