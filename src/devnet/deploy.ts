@@ -328,6 +328,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   return {
     chainId: ARC_CHAIN_ID,
     rpcUrl,
+    baseFeeFloorWei: plan.baseFeeFloorWei.toString(),
     executor,
     owner: { address: owner.address, privateKey: owner.privateKey },
     feeCollector: feeCollector.address,

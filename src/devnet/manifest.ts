@@ -89,6 +89,8 @@ export const ManifestAccount = Schema.Struct({ address: Address, privateKey: Byt
 export const Manifest = Schema.Struct({
   chainId: Schema.Int,
   rpcUrl: Schema.String,
+  /** no block's base fee is below it: native USDC wei, a decimal string (the scenario's baseFeeGwei) */
+  baseFeeFloorWei: Schema.optional(Schema.String.pipe(Schema.pattern(/^[1-9]\d*$/))),
   executor: Address,
   owner: ManifestAccount,
   feeCollector: Address,
