@@ -11,12 +11,16 @@
 // every other request passes straight through.
 import { Data } from "effect"
 
+/** Transactions: each makes a block when the node mines automatically (its default). */
+const SENDING = new Set(["eth_sendRawTransaction", "eth_sendTransaction", "eth_sendRawTransactionSync", "eth_sendTransactionSync"])
+
+/** Switches of automatic mining: followed, so that a transaction is known to make a block or not. */
+const AUTOMINE = new Set(["evm_setAutomine", "anvil_setAutomine"])
+
 /** The requests that make a block (or change the next one's base fee) and are followed by a check of it. */
 const BLOCK_MAKING = new Set([
-  "eth_sendRawTransaction",
-  "eth_sendTransaction",
-  "eth_sendRawTransactionSync",
-  "eth_sendTransactionSync",
+  ...SENDING,
+  ...AUTOMINE,
   "evm_mine",
   "anvil_mine",
   "evm_mine_detailed",
@@ -84,9 +88,11 @@ export const startFeeFloorRelay = (options: {
     return new Response(await res.arrayBuffer(), { status: res.status, headers: { "content-type": "application/json" } })
   }
 
-  /** Waits for the transactions ready to mine to be mined (automine), then lifts the next base fee to the floor. */
-  const holdFloor = async () => {
-    for (let i = 0; i < 500; i++) {
+  let automine = true
+
+  /** Lifts the next base fee to the floor, once the transactions ready to mine are mined when `mined` says they will be. */
+  const holdFloor = async (mined: boolean) => {
+    for (let i = 0; mined && i < 500; i++) {
       const status = await call<{ pending: string }>("txpool_status")
       if (BigInt(status.pending) === 0n) break
       await Bun.sleep(2)
@@ -115,12 +121,17 @@ export const startFeeFloorRelay = (options: {
       for (let i = 0; i < count; i++) {
         answer = await send({ ...one, params: ["0x1", ...params.slice(1)] })
         if ((answer as { error?: unknown }).error !== undefined) return answer
-        await holdFloor()
+        await holdFloor(false)
       }
       return answer
     }
     const answer = await send(one)
-    await holdFloor()
+    if (AUTOMINE.has(one.method as string) && typeof params[0] === "boolean" && (answer as { error?: unknown }).error === undefined) {
+      automine = params[0]
+    }
+    // with automatic mining off a transaction waits for a mine request, which is followed itself
+    if (SENDING.has(one.method as string) && !automine) return answer
+    await holdFloor(SENDING.has(one.method as string))
     return answer
   }
 
