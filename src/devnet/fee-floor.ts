@@ -8,7 +8,10 @@
 // once the floor is back). So the node's clients reach it through this relay,
 // which lets one block-making request through at a time and, once its blocks
 // are mined, puts the next base fee back on the floor when it fell below;
-// every other request passes straight through.
+// every other request waits for the block-making one under way, then passes
+// straight through. Blocks mined on a timer (evm_setIntervalMining) are made
+// by no request, so the floor holds only for blocks that requests make: the
+// devnet mines on request (automatically, or by evm_mine/anvil_mine).
 import { Data } from "effect"
 
 /** Transactions: each makes a block when the node mines automatically (its default). */
