@@ -520,14 +520,15 @@ const rlpWithOffsets = (fields: readonly Hex[], numberIndex: number) => {
 
 /**
  * Appends `count` empty blocks after the head, each the child of the one before, through
- * anvil_loadState. Returns the new head number.
+ * anvil_loadState, their base fee never below the devnet's floor. Returns the new head number.
  */
-const appendEmptyBlocks = async (rpc: Rpc, count: number): Promise<bigint> => {
+const appendEmptyBlocks = async (rpc: Rpc, count: number, floorWei: bigint): Promise<bigint> => {
   if (count <= 0) return BigInt(await rpc.call<Hex>("eth_blockNumber"))
   const head = await rpc.call<RpcBlock>("eth_getBlockByNumber", ["latest", false])
   let parent = head.hash
   let number = BigInt(head.number) + 1n
-  let baseFee = nextBaseFee(BigInt(head.gasUsed), BigInt(head.gasLimit), BigInt(head.baseFeePerGas))
+  const floored = (fee: bigint) => (fee < floorWei ? floorWei : fee)
+  let baseFee = floored(nextBaseFee(BigInt(head.gasUsed), BigInt(head.gasLimit), BigInt(head.baseFeePerGas)))
   const last = BigInt(head.number) + BigInt(count)
   // runs of headers with the same base fee and number length: the hasher hashes a run at once
   let pending: Array<{ parent: Hex; number: bigint; baseFee: bigint }> = []
@@ -565,7 +566,7 @@ const appendEmptyBlocks = async (rpc: Rpc, count: number): Promise<bigint> => {
     // the longest run from here with one base fee and one number length
     const length = (number.toString(16).length + 1) >> 1
     const lengthEnd = (1n << BigInt(8 * length)) - 1n
-    const settled = nextBaseFee(0n, BigInt(head.gasLimit), baseFee) === baseFee
+    const settled = floored(nextBaseFee(0n, BigInt(head.gasLimit), baseFee)) === baseFee
     const runEnd = settled ? (last < lengthEnd ? last : lengthEnd) : number
     const runCount = Number(runEnd - number + 1n)
     if (runCount < 16 || number < 0x80n) {
@@ -574,7 +575,7 @@ const appendEmptyBlocks = async (rpc: Rpc, count: number): Promise<bigint> => {
         pending.push({ parent, number, baseFee })
         parent = hash
         number++
-        baseFee = nextBaseFee(0n, BigInt(head.gasLimit), baseFee)
+        baseFee = floored(nextBaseFee(0n, BigInt(head.gasLimit), baseFee))
         if (pending.length >= FILLER_CHUNK) await flush()
       }
       continue
@@ -916,7 +917,7 @@ const build = async (
     const room = targetHead - head - BigInt(realBlocksLeft)
     const count = room > 0n ? Number(room / BigInt(gapsLeft)) : 0
     const t = performance.now()
-    await appendEmptyBlocks(rpc, count)
+    await appendEmptyBlocks(rpc, count, BigInt(m0.baseFeeFloorWei ?? "1"))
     log(`  ${count} empty blocks in ${Math.round(performance.now() - t)} ms`)
     phase("empty blocks")
   }

@@ -1,14 +1,19 @@
 // The devnet node: anvil as a child process behind a small shell watchdog.
 // The watchdog holds our end of a pipe on its stdin; when this process exits
 // for any reason (even SIGKILL) the pipe closes and the watchdog stops anvil,
-// so the node never outlives the service that started it.
+// so the node never outlives the service that started it. Clients reach the
+// node through the base fee floor's relay (fee-floor.ts), on the port asked for.
 import { Data } from "effect"
 import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
 import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
+import { startFeeFloorRelay, type FeeFloorRelay } from "./fee-floor.ts"
 
 export { ARC_CHAIN_ID }
+
+/** Arc's minimum base fee: 20 gwei (in USDC wei, 18 decimals). */
+export const ARC_MIN_BASE_FEE_WEI = 20_000_000_000n
 
 const NODE_MODULES = resolve(import.meta.dir, "../../node_modules")
 
@@ -24,8 +29,9 @@ const anvilBinary = (): string => {
   return existsSync(direct) ? direct : join(NODE_MODULES, ".bin", "anvil")
 }
 
+// $0 names the node by the port its clients use; "$@" is the node's command
 const WATCHDOG = `
-exec "$0" "$@" </dev/null &
+exec "$@" </dev/null &
 child=$!
 echo "anvil-pid $child" >&2
 trap 'kill -TERM $child 2>/dev/null; wait $child; exit 0' TERM INT HUP
@@ -44,12 +50,17 @@ export interface AnvilOptions {
   readonly accounts?: number
   /** ms to wait for the node to listen */
   readonly startTimeoutMs?: number
+  /** no block's base fee is below it (wei); Arc's 20 gwei when absent */
+  readonly baseFeeFloorWei?: bigint
 }
 
 export interface AnvilNode {
+  /** the node as its clients reach it: through the base fee floor's relay */
   readonly rpcUrl: string
   readonly host: string
   readonly port: number
+  /** the base fee floor the node holds (wei) */
+  readonly baseFeeFloorWei: bigint
   /** the anvil process itself (not the watchdog) */
   readonly pid: number
   readonly stop: () => Promise<void>
@@ -84,10 +95,11 @@ const FAILED = /^error: (.*)\n/im
 const ADDRESS_IN_USE = /address already in use/i
 
 /**
- * Starts anvil as Arc: chain id 5042 (or Arc testnet's), prague, Celo's transfer precompile on.
- * A busy port fails with PortInUseError before anvil is spawned, or at once
- * when anvil reports it (another process may take the port in between); any
- * other failure anvil reports ends the start at once with its message.
+ * Starts anvil as Arc: chain id 5042 (or Arc testnet's), prague, Celo's transfer precompile on,
+ * the base fee never below the floor (Arc's 20 gwei unless told). A busy port
+ * fails with PortInUseError before anvil is spawned, or at once when the
+ * relay cannot listen there (another process may take the port in between);
+ * any failure anvil reports ends the start at once with its message.
  */
 export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode> => {
   const host = options.host ?? "127.0.0.1"
@@ -97,9 +109,24 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
     throw new AnvilStartError({ message: `anvil not found at ${bin}: run bun install` })
   }
   if (requestedPort !== 0 && (await portInUse(host, requestedPort))) throw new PortInUseError({ host, port: requestedPort })
+  const floorWei = options.baseFeeFloorWei ?? ARC_MIN_BASE_FEE_WEI
+  if (floorWei <= 0n) throw new AnvilStartError({ message: `the base fee floor must be at least 1 wei, not ${floorWei}` })
+  // the clients' port is the relay's, held from here on; the node itself listens on a free port
+  let nodeListens: (url: string) => void = () => undefined
+  const nodeUrl = new Promise<string>((resolve) => {
+    nodeListens = resolve
+  })
+  let relay: FeeFloorRelay
+  try {
+    relay = startFeeFloorRelay({ nodeUrl, floorWei, host, port: requestedPort })
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EADDRINUSE") throw new PortInUseError({ host, port: requestedPort })
+    throw new AnvilStartError({ message: `the node's port ${requestedPort} on ${host} cannot be listened on: ${(e as Error).message}` })
+  }
   const args = [
     "--host", host,
-    "--port", String(requestedPort),
+    "--port", "0",
+    "--base-fee", String(floorWei),
     "--chain-id", String(options.chainId ?? ARC_CHAIN_ID),
     "--hardfork", "prague",
     "--celo",
@@ -107,7 +134,7 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
     "--no-request-size-limit",
     ...(options.loadState !== undefined ? ["--load-state", options.loadState] : []),
   ]
-  const proc = Bun.spawn(["sh", "-c", WATCHDOG, bin, ...args], {
+  const proc = Bun.spawn(["sh", "-c", WATCHDOG, `anvil-devnet --port ${relay.port}`, bin, ...args], {
     stdin: "pipe",
     stdout: "pipe",
     stderr: "pipe",
@@ -179,12 +206,14 @@ export const startAnvil = async (options: AnvilOptions = {}): Promise<AnvilNode>
         proc.kill("SIGKILL")
         await proc.exited
       }
+      await relay.stop()
     })()
     return stopped
   }
   try {
     const { port } = await Promise.race([ready, timeout])
-    return { rpcUrl: `http://${host}:${port}`, host, port, pid: anvilPid, stop }
+    nodeListens(`http://${host}:${port}`)
+    return { rpcUrl: relay.url, host, port: relay.port, baseFeeFloorWei: floorWei, pid: anvilPid, stop }
   } catch (error) {
     await stop()
     throw error

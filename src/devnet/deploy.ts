@@ -327,6 +327,7 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   return {
     chainId: plan.chainId,
     rpcUrl,
+    baseFeeFloorWei: plan.baseFeeFloorWei.toString(),
     executor,
     owner: { address: owner.address, privateKey: owner.privateKey },
     feeCollector: feeCollector.address,

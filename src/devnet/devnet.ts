@@ -67,7 +67,7 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
   const key = useCache ? stateKey(text) : undefined
   const cached = key !== undefined ? readCachedState(key) : undefined
 
-  const node = await startAnvil({ port: options.port ?? 8545, chainId: plan.chainId })
+  const node = await startAnvil({ port: options.port ?? 8545, chainId: plan.chainId, baseFeeFloorWei: plan.baseFeeFloorWei })
   let aggregator: DevnetAggregator | undefined
   try {
     const client = devnetClient(node.rpcUrl, undefined, plan.chainId)

@@ -91,6 +91,8 @@ export const Manifest = Schema.Struct({
   /** the node's: Arc (5042) or Arc testnet (5042002), as the scenario says */
   chainId: Schema.Literal(...ARC_CHAIN_IDS),
   rpcUrl: Schema.String,
+  /** no block's base fee is below it: native USDC wei, a decimal string (the scenario's baseFeeGwei) */
+  baseFeeFloorWei: Schema.optional(Schema.String.pipe(Schema.pattern(/^[1-9]\d*$/))),
   executor: Address,
   owner: ManifestAccount,
   feeCollector: Address,

@@ -131,6 +131,12 @@ export const AggregatorEntry = Schema.Struct({
   pools: Schema.Array(AggregatorPoolEntry),
 })
 
+/**
+ * The base fee floor in gwei: a number (20) or, below 1 gwei or in fractions,
+ * a decimal string ("0.000000008" is 8 wei); 1 wei is the finest step.
+ */
+export const BaseFeeGwei = Schema.Union(Schema.NonNegative, Decimal)
+
 /** The file as the first step decodes it: every field but the pools' own. */
 export const ScenarioShape = Schema.Struct({
   // the chain the node reports: 5042 or 5042002, checked by parseScenario (whose message names the field alone)
@@ -141,6 +147,7 @@ export const ScenarioShape = Schema.Struct({
   pools: Schema.Array(PoolHead),
   aggregator: Schema.optional(AggregatorEntry),
   balances: Schema.optional(Schema.Array(BalanceEntry)),
+  baseFeeGwei: Schema.optional(BaseFeeGwei),
 })
 
 export type DexEntry = typeof DexEntry.Type
@@ -166,6 +173,7 @@ export interface ScenarioFile {
   readonly pools: ReadonlyArray<PoolEntry>
   readonly aggregator?: { readonly pools: ReadonlyArray<AggregatorPoolEntry> }
   readonly balances?: typeof ScenarioShape.Type["balances"]
+  readonly baseFeeGwei?: typeof ScenarioShape.Type["baseFeeGwei"]
 }
 
 export const decodeScenarioShape = Schema.decodeUnknownEither(ScenarioShape, strict)

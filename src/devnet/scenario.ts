@@ -37,6 +37,11 @@ export const USDC_DECIMALS = 6
 /** Native USDC has 18 decimals: one ERC-20 unit is 10^12 native units. */
 export const NATIVE_DECIMALS = 18
 export const PRICE_FEED_DECIMALS = 8
+/** Arc's minimum base fee, the scenario's default floor */
+export const DEFAULT_BASE_FEE_GWEI = "20"
+const GWEI_DECIMALS = 9
+/** Arc's ceiling: 1e-3 USDC per gas */
+const MAX_BASE_FEE_WEI = 10n ** 15n
 const MAX_UINT128 = (1n << 128n) - 1n
 const V3_TICK_SPACING: Record<number, number> = { 100: 1, 500: 10, 3000: 60, 10000: 200 }
 
@@ -128,6 +133,8 @@ export interface ScenarioPlan {
   readonly aggregatorPools: readonly PlannedConcentratedPool[]
   /** amounts in the token's smallest unit; USDC in its 6-decimal ERC-20 units */
   readonly balances: ReadonlyArray<{ readonly account: number; readonly symbol: string; readonly amount: bigint }>
+  /** no block prices gas below it (native USDC wei) */
+  readonly baseFeeFloorWei: bigint
 }
 
 const fail = (message: string): never => {
@@ -214,7 +221,19 @@ export const parseScenario = (text: string, source = "scenario"): ScenarioFile =
     pools,
     ...(shape.aggregator !== undefined ? { aggregator: shape.aggregator } : {}),
     ...(shape.balances !== undefined ? { balances: shape.balances } : {}),
+    ...(shape.baseFeeGwei !== undefined ? { baseFeeGwei: shape.baseFeeGwei } : {}),
   }
+}
+
+/** The base fee floor in wei: at least 1 wei, at most Arc's ceiling. */
+const planBaseFee = (gwei: number | string): bigint => {
+  const text = String(gwei)
+  const where = "baseFeeGwei"
+  if (!/^\d+(\.\d+)?$/.test(text)) return fail(`${where}: ${text} is not a plain decimal; write it as a string such as "0.000000008" (8 wei)`)
+  const wei = parseUnitsExact(text, GWEI_DECIMALS) ?? fail(`${where}: ${text} is finer than 1 wei: at most ${GWEI_DECIMALS} decimal places`)
+  if (wei === 0n) fail(`${where}: the floor must be at least 1 wei ("0.000000001")`)
+  if (wei > MAX_BASE_FEE_WEI) fail(`${where}: ${text} gwei is above Arc's ceiling of 1000000 gwei (1e-3 USDC per gas)`)
+  return wei
 }
 
 /**
@@ -353,7 +372,8 @@ export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string)
   )
 
   const venues = scenario.dexes.map(({ name, kind }) => ({ name, kind }))
-  return { chainId: scenario.chainId, venues, tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances }
+  const baseFeeFloorWei = planBaseFee(scenario.baseFeeGwei ?? DEFAULT_BASE_FEE_GWEI)
+  return { chainId: scenario.chainId, venues, tokens: [...tokens.values()].filter((t) => t.symbol !== USDC_SYMBOL), priceFeeds, pools, aggregatorPools, balances, baseFeeFloorWei }
 }
 
 /**

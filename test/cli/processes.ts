@@ -55,10 +55,21 @@ export const anvilUnder = async (root: number): Promise<number[]> => {
   return found
 }
 
-/** Processes, wherever they run, whose command line starts a node (or its watchdog) on the port. */
+/**
+ * Processes, wherever they run, that are a node for the port: a watchdog whose
+ * command line names the port its clients use (the node itself listens on a
+ * port of its own behind the fee floor's relay) and the node it started.
+ */
 export const nodesOnPort = async (port: number): Promise<string[]> => {
-  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,args="]).stdout).text()
-  return table.split("\n").filter((line) => /anvil/.test(line) && new RegExp(`--port ${port}(\\s|$)`).test(line))
+  const table = await new Response(Bun.spawn(["ps", "-eo", "pid=,ppid=,args="]).stdout).text()
+  const rows = table
+    .split("\n")
+    .map((line) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null)
+  const watchdogs = rows.filter((m) => /anvil/.test(m[3]!) && new RegExp(`--port ${port}(\\s|$)`).test(m[3]!))
+  const ids = new Set(watchdogs.map((m) => m[1]))
+  const nodes = rows.filter((m) => ids.has(m[2]) && /anvil/.test(m[3]!))
+  return [...watchdogs, ...nodes].map((m) => `${m[1]} ${m[3]}`)
 }
 
 /** A port another process finds taken: listened on by this one until `release`. */

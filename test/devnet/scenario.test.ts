@@ -279,3 +279,26 @@ describe("decimal helpers", () => {
     }
   })
 })
+
+describe("baseFeeGwei: the base fee floor", () => {
+  const floorOf = (baseFeeGwei?: unknown) =>
+    planScenario(parseScenario(JSON.stringify(baseFeeGwei === undefined ? base : { ...base, baseFeeGwei })), addressOf).baseFeeFloorWei
+
+  test("Arc's 20 gwei when absent; a whole number of gwei, or a decimal string down to 1 wei", () => {
+    expect(floorOf()).toBe(20_000_000_000n)
+    expect(floorOf(20)).toBe(20_000_000_000n)
+    expect(floorOf(1.5)).toBe(1_500_000_000n)
+    expect(floorOf("0.000000008")).toBe(8n)
+    expect(floorOf("0.000000001")).toBe(1n)
+    expect(floorOf("1000000")).toBe(10n ** 15n)
+  })
+
+  test("finer than 1 wei, zero, above Arc's ceiling, a number JSON writes with an exponent, or not a number: refused by name", () => {
+    expect(refusal({ ...base, baseFeeGwei: "0.0000000001" })).toBe("baseFeeGwei: 0.0000000001 is finer than 1 wei: at most 9 decimal places")
+    expect(refusal({ ...base, baseFeeGwei: 0 })).toBe('baseFeeGwei: the floor must be at least 1 wei ("0.000000001")')
+    expect(refusal({ ...base, baseFeeGwei: "1000000.000000001" })).toBe("baseFeeGwei: 1000000.000000001 gwei is above Arc's ceiling of 1000000 gwei (1e-3 USDC per gas)")
+    expect(refusal({ ...base, baseFeeGwei: 8e-9 })).toBe('baseFeeGwei: 8e-9 is not a plain decimal; write it as a string such as "0.000000008" (8 wei)')
+    expect(refusal({ ...base, baseFeeGwei: -1 })).toContain("baseFeeGwei")
+    expect(refusal({ ...base, baseFeeGwei: "twenty" })).toContain("baseFeeGwei")
+  })
+})
