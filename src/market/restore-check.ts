@@ -3,9 +3,14 @@
 //  - every pool's base state: reserves (V2); slot0 and liquidity (V3, V4: the
 //    price, the tick, the liquidity, a V4 pool's fee and whether a protocol fee
 //    hides it); balances, A and fee (stable pools: and whether A is ramping);
-//  - every V3/V4 pool's ticks, all of them: the tick-bitmap words of its stored
-//    window (which ticks are initialized) and each stored tick's liquidity, so
-//    the stored tick list must be exactly the chain's within the window;
+//  - every V3/V4 pool's ticks: each stored tick's liquidity (it must be
+//    initialized, with the stored liquidityNet), and the tick-bitmap words
+//    within NEAR_TICKS of the current tick, where quotes cross their first ticks
+//    (no initialized tick there may be missing from the stored list). The
+//    words of the whole window are not read: they are most of the reads of a
+//    load from the chain (a 0.01% pool's window is 257 words), and the
+//    document is authenticated; a tick missing far from the price is the one
+//    thing left to its HMAC alone;
 //  - the facts of a random sample of pools: a V2 pair's and a V3 pool's tokens
 //    (and fee and tick spacing) and its factory's getPair / getPool answering
 //    its address; a stable pool's coins and their decimals (a V4 pool's facts
@@ -23,7 +28,13 @@ import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
 import { poolReads, type ReadAtHead } from "./pool-reads.ts"
 import type { ActorState } from "./step.ts"
 import { metaProblem, stateProblem } from "./stored-facts.ts"
-import { ticksInWord, wordOf } from "./tick-window.ts"
+import { ticksInWord, tickWindow, wordOf } from "./tick-window.ts"
+
+/**
+ * How far from the current tick the bitmap is read again: 4096 ticks, a price factor of 1.5 either
+ * way (a 0.01% pool's 33 words, a 0.3% pool's 2 or 3 instead of its window's 257 and 5).
+ */
+export const NEAR_TICKS = 4096
 
 /** Most coins a stable pool is read for (as its discovery reads them). */
 const MAX_STABLE_COINS = 8
@@ -124,8 +135,11 @@ const stateReads = (
   if ((meta.kind === "uniswap-v3" || meta.kind === "uniswap-v4") && (state.kind === "uniswap-v3" || state.kind === "uniswap-v4")) {
     const concentrated = meta as ConcentratedMeta
     const spacing = concentrated.tickSpacing
+    // the words near the current tick, within the stored window
+    const near = tickWindow(state.tick, spacing, NEAR_TICKS)
+    const [minWord, maxWord] = [Math.max(near.minWord, wordOf(state.tickLower, spacing)), Math.min(near.maxWord, wordOf(state.tickUpper, spacing))]
     const words: { word: number; at: number }[] = []
-    for (let word = wordOf(state.tickLower, spacing); word <= wordOf(state.tickUpper, spacing); word++) words.push({ word, at: push(reads.bitmapRead(concentrated, word)) })
+    for (let word = minWord; word <= maxWord; word++) words.push({ word, at: push(reads.bitmapRead(concentrated, word)) })
     const tickAt = state.ticks.map((t) => push(reads.tickRead(concentrated, t.tick)))
     return (results) => {
       const slot = valueAt<readonly [bigint, number, ...unknown[]]>(results, base[0]!)
@@ -138,22 +152,22 @@ const stateReads = (
         if (Number(slot[3]) !== state.fee) return `fee ${state.fee} stored, ${Number(slot[3])} on the chain`
         if ((Number(slot[2]) !== 0) !== world.hidden.has(meta.key)) return `its protocol fee is not as stored`
       }
+      for (const [i, t] of (state.ticks as readonly TickInfo[]).entries()) {
+        const r = valueAt<readonly [bigint, bigint]>(results, tickAt[i]!)
+        if (r === undefined) return `tick ${t.tick} read failed`
+        if (r[0] === 0n) return `tick ${t.tick} is stored but not initialized on the chain`
+        if (r[1] !== t.liquidityNet) return `tick ${t.tick}: liquidityNet ${t.liquidityNet} stored, ${r[1]} on the chain`
+      }
       const initialized: number[] = []
       for (const { word, at } of words) {
         const bitmap = valueAt<bigint>(results, at)
         if (bitmap === undefined) return `tick bitmap word ${word} read failed`
         initialized.push(...ticksInWord(word, bitmap, spacing))
       }
-      const stored = state.ticks.map((t) => t.tick)
-      if (initialized.length !== stored.length || initialized.some((t, i) => t !== stored[i])) {
-        return `initialized ticks in [${state.tickLower}, ${state.tickUpper}]: ${stored.length} stored, ${initialized.length} on the chain, or others`
-      }
-      for (const [i, t] of (state.ticks as readonly TickInfo[]).entries()) {
-        const r = valueAt<readonly [bigint, bigint]>(results, tickAt[i]!)
-        if (r === undefined) return `tick ${t.tick} read failed`
-        if (r[1] !== t.liquidityNet) return `tick ${t.tick}: liquidityNet ${t.liquidityNet} stored, ${r[1]} on the chain`
-      }
-      return undefined
+      const [lower, upper] = [minWord * 256 * spacing, (maxWord + 1) * 256 * spacing - 1]
+      const stored = new Set(state.ticks.filter((t) => t.tick >= lower && t.tick <= upper).map((t) => t.tick))
+      const missing = initialized.find((t) => !stored.has(t))
+      return missing === undefined ? undefined : `initialized tick ${missing} (near the price) is missing from the stored ticks`
     }
   }
   return () => `state of another kind than its meta`

@@ -264,28 +264,38 @@ describe("a tampered snapshot is not served", () => {
     expectChainValues(started)
   }, 60_000)
 
-  test("only a V3 pool's ticks edited and signed: one liquidityNet, or one tick dropped; the price and liquidity left as they are", async () => {
+  test("only a V3 pool's ticks edited and signed: a liquidityNet, the tick nearest the price dropped, a tick that is not initialized added", async () => {
     const path = join(dir, "ticks-signed.sqlite")
-    await runMarket(path)
-    const edits: ((ticks: { tick: number[]; liquidityNet: string[] }) => void)[] = [
+    type Ticks = { tick: number[]; liquidityNet: string[] }
+    const edits: ((ticks: Ticks, state: { tick: number; tickSpacing: number }) => void)[] = [
       (ticks) => void (ticks.liquidityNet[0] = (BigInt(ticks.liquidityNet[0]!) + 1n).toString()),
-      (ticks) => {
-        ticks.tick.pop()
-        ticks.liquidityNet.pop()
+      (ticks, state) => {
+        const distance = (t: number) => Math.abs(t - state.tick)
+        const nearest = ticks.tick.reduce((best, t, i) => (distance(t) < distance(ticks.tick[best]!) ? i : best), 0)
+        ticks.tick.splice(nearest, 1)
+        ticks.liquidityNet.splice(nearest, 1)
+      },
+      (ticks, state) => {
+        ticks.tick.push(ticks.tick.at(-1)! + state.tickSpacing)
+        ticks.liquidityNet.push("-5")
       },
     ]
     const said: string[] = []
     for (const edit of edits) {
       await runMarket(path)
-      await editStored(path, (doc) => edit(doc.states.find(([key]: [string]) => key === v3Key())[1].ticks))
+      await editStored(path, (doc) => {
+        const state = doc.states.find(([key]: [string]) => key === v3Key())[1]
+        edit(state.ticks, state)
+      })
       const started = await startOver(path)
       said.push(...started.said)
       expectChainValues(started)
     }
-    expect(said).toEqual([expect.stringContaining(`pool ${v3Key()} disagrees`), expect.stringContaining(`pool ${v3Key()} disagrees`)])
+    expect(said).toEqual(edits.map(() => expect.stringContaining(`pool ${v3Key()} disagrees`)))
     expect(said[0]).toContain("liquidityNet")
-    expect(said[1]).toContain("initialized ticks")
-  }, 90_000)
+    expect(said[1]).toContain("(near the price) is missing from the stored ticks")
+    expect(said[2]).toContain("is stored but not initialized on the chain")
+  }, 120_000)
 
   test("a pool's facts edited and signed (a V3 pool's fee in its meta and its state): the facts read from the chain refuse it", async () => {
     const path = join(dir, "facts-signed.sqlite")
