@@ -32,7 +32,7 @@ import { ticksInWord, tickWindow, wordOf } from "./tick-window.ts"
 
 /**
  * How far from the current tick the bitmap is read again: 4096 ticks, a price factor of 1.5 either
- * way (a 0.01% pool's 33 words, a 0.3% pool's 2 or 3 instead of its window's 257 and 5).
+ * way (a 0.01% pool's 33 words instead of the 257 of its window, a 0.3% pool's 1 or 2 instead of 5 or 6).
  */
 export const NEAR_TICKS = 4096
 

@@ -8,9 +8,9 @@
 // feeds, start block and tick window), and of this chain's history (its block's
 // hash is the chain's hash at that number). It is then caught up from its block
 // to the head (one step over the logs in between), and checked against the chain
-// at the head before anything is served (restore-check.ts): every pool's state,
-// ticks included, read again in one batched pass, and the facts of a random
-// sample of pools. One difference and the market is loaded from the chain
+// at the head before anything is served (restore-check.ts): every pool's state
+// and stored ticks, and the tick bitmap near each price, read again in one
+// batched pass, and the facts of a random sample of pools. One difference and the market is loaded from the chain
 // instead. Every refusal is one log line; a refused snapshot is never served.
 import { Chunk, Effect, Either, Option, Random } from "effect"
 import type { RpcError, RpcService } from "../chain/index.ts"
@@ -52,7 +52,11 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
         `MarketState: restored the market of block ${saved.block} (saved ${new Date(stored.right.value.savedAt).toISOString()}), caught up to block ${head}: ${caught.states.size} pools, each read again at the head, the facts of ${sample.length} checked`,
       )
       return caught
-    }).pipe(Effect.withSpan("MarketState.restore"))
+    }).pipe(
+      // a document that verifies but holds what the reads cannot encode (an address in a wrong case, say)
+      Effect.catchAllDefect((defect) => refuse(`it could not be checked against the chain (${defect instanceof Error ? defect.message.split("\n")[0] : String(defect)})`)),
+      Effect.withSpan("MarketState.restore"),
+    )
 
   /** Writes the state (with its block's hash): true when written; a failure is a log line, the previous document stays. */
   const save = (state: ActorState): Effect.Effect<boolean> =>

@@ -4,20 +4,22 @@
 // its pool's, and each pool's state repeats its meta's facts (tokens, fee, tick
 // spacing, hooks, coins, rates) and keeps a tick window of whole bitmap words no
 // wider than the configured one. Pure: the chain-side checks are restore-check.ts.
-import { encodeAbiParameters, keccak256, type Hex } from "viem"
+import { encodeAbiParameters, keccak256, type Address, type Hex } from "viem"
 import type { PoolState } from "../amm/index.ts"
 import type { MarketVenue } from "./market-config.ts"
 import { v4Key, type Meta } from "./pool-meta.ts"
 import { MAX_TICK, MIN_TICK, wordOf } from "./tick-window.ts"
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+const lower = (address: Address): Address => address.toLowerCase() as Address
 
 /** A V4 pool's id: keccak256 of its PoolKey, as the PoolManager computes it. */
 export const v4PoolId = (meta: Extract<Meta, { kind: "uniswap-v4" }>): Hex =>
   keccak256(
     encodeAbiParameters(
       [{ type: "address" }, { type: "address" }, { type: "uint24" }, { type: "int24" }, { type: "address" }],
-      [meta.token0, meta.token1, meta.fee, meta.tickSpacing, meta.hooks],
+      // lower-case: a stored address need not be checksummed correctly, and must not throw here
+      [lower(meta.token0), lower(meta.token1), meta.fee, meta.tickSpacing, lower(meta.hooks)],
     ),
   )
 

@@ -322,6 +322,22 @@ describe("a tampered snapshot is not served", () => {
     expect(started.said).toEqual([expect.stringContaining(`pool ${key}: id`)])
   }, 60_000)
 
+  test("a signed document whose addresses the reads cannot encode (a wrong checksum): refused, not a failed start", async () => {
+    const path = join(dir, "bad-checksum.sqlite")
+    await runMarket(path)
+    // one letter of the pair's token0 in the other case: still 40 hex digits, no longer its checksum
+    const flip = (address: string) => address.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()))
+    await editStored(path, (doc) => {
+      for (const list of [doc.metas, doc.states]) {
+        const entry = list.find(([key]: [string]) => key === v2Key())[1]
+        entry.token0 = flip(entry.token0)
+      }
+    })
+    const started = await startOver(path)
+    expect(started.said).toEqual([expect.stringContaining("it could not be checked against the chain")])
+    expectChainValues(started)
+  }, 60_000)
+
   test("a snapshot written under another secret is refused", async () => {
     const path = join(dir, "other-secret.sqlite")
     await runMarket(path, {}, "another service's key store secret, 32+ characters")
