@@ -7,7 +7,7 @@
 // not grow with the swaps); the refresh of a block that touches 200 pools; and
 // at 20,000 pools (a short history), the market's memory per pool and the
 // refresh of a block touching 200 of them.
-import { Effect, Either, ManagedRuntime } from "effect"
+import { Effect, Either, ManagedRuntime, Redacted } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -22,6 +22,8 @@ const POOLS = 2_000
 const BLOCKS = 1_000_000
 const READY_FROM_NOTHING_S = 10
 const READY_FROM_SNAPSHOT_S = 2
+/** what the key store's secret is to the service: the snapshot's key is derived from it */
+const SNAPSHOT_SECRET = Redacted.make("market bench: the key store's secret, 32+ characters")
 const LIMITS = { maxLogBlocks: 10_000, maxLogResults: 10_000, requestsPerSecond: 50 }
 
 const requestsNote = (proxy: NodeProxy) => {
@@ -38,7 +40,7 @@ const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string) =>
       history.devnet.manifest,
     ),
   )
-  return ManagedRuntime.make(chainServices(settings))
+  return ManagedRuntime.make(chainServices(settings, SNAPSHOT_SECRET))
 }
 
 /** From the runtime's creation to its first World: the start. */

@@ -8,7 +8,7 @@ import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effe
 import { createHmac, timingSafeEqual } from "node:crypto"
 import { existsSync } from "node:fs"
 import type { KeyStoreConfig } from "../config/index.ts"
-import { ephemeralSecret, readOrCreateSecretFile, secretFileFor } from "./hash-secret.ts"
+import { ephemeralSecret, lastingSecret, secretFileFor } from "./hash-secret.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
 import { KeyStoreError, SECRET_CHECK, secretCheck, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"
 import { postgresRows } from "./pg-key-store.ts"
@@ -182,10 +182,7 @@ const sqliteRows = (config: KeyStoreConfig): Effect.Effect<KeyRows, KeyStoreErro
             db.exec("PRAGMA busy_timeout = 5000")
             if (config.database.kind === "sqlite") db.exec("PRAGMA journal_mode = WAL")
             db.exec(SQLITE_SCHEMA)
-            secret = Option.match(config.keyHashSecret, {
-              onSome: Redacted.value,
-              onNone: () => (config.database.kind === "sqlite" ? readOrCreateSecretFile(secretFileFor(path)) : ephemeralSecret()),
-            })
+            secret = Redacted.value(lastingSecret(config) ?? Redacted.make(ephemeralSecret()))
             // a store created under one secret refuses another: every key would fail otherwise
             const check = secretCheck(secret)
             db.run("INSERT OR IGNORE INTO key_store_meta (name, value) VALUES (?, ?)", [SECRET_CHECK, check])

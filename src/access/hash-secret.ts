@@ -2,8 +2,11 @@
 // 32 random bytes generated on first use and kept in `<database>.hash-secret`
 // (mode 0600), so the server and `bun run keys` agree without configuration.
 // A file found there that is not this user's own private regular file is refused.
+// The market's snapshot key is derived from the same secret.
+import { Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { linkSync, unlinkSync, writeFileSync } from "node:fs"
+import type { KeyStoreConfig } from "../config/index.ts"
 import { makePrivateFolderFor, readPrivateFile } from "./private-files.ts"
 
 export const secretFileFor = (databasePath: string): string => `${databasePath}.hash-secret`
@@ -33,3 +36,13 @@ export const readOrCreateSecretFile = (path: string): string => {
 
 /** A secret for a store that lives only in memory. */
 export const ephemeralSecret = (): string => randomBytes(32).toString("hex")
+
+/**
+ * The key store's secret when it outlives the process: KEY_HASH_SECRET, or the file beside a
+ * SQLite store (created when absent); undefined for a store in memory without KEY_HASH_SECRET.
+ */
+export const lastingSecret = (config: KeyStoreConfig): Redacted.Redacted<string> | undefined =>
+  Option.match(config.keyHashSecret, {
+    onSome: (secret) => secret,
+    onNone: () => (config.database.kind === "sqlite" ? Redacted.make(readOrCreateSecretFile(secretFileFor(config.database.path))) : undefined),
+  })

@@ -16,7 +16,7 @@ export {
   type KeyRecord,
   type NewKeyInput,
 } from "./api-keys.ts"
-export { secretFileFor } from "./hash-secret.ts"
+export { lastingSecret, secretFileFor } from "./hash-secret.ts"
 export {
   BadKeyLimits,
   InFlight,

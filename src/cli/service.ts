@@ -4,14 +4,29 @@
 // finish (up to SHUTDOWN_TIMEOUT_MS), their shared slots go back, and Redis,
 // Postgres and the chain are let go.
 import { Effect, Layer } from "effect"
+import { lastingSecret } from "../access/index.ts"
 import { ApiServer, ApiServerLive, type ApiServerShape } from "../api/index.ts"
 import { AppConfig, ChainConfig } from "../config/index.ts"
 import { LoggingLive } from "../ops/index.ts"
 import { liveServices, type SwapPrograms } from "../swap/index.ts"
 import { launch } from "./lifecycle.ts"
 
-/** The programs over live services, on the chain ChainConfig names. */
-export const LiveProgramsFromConfig = Layer.unwrapEffect(Effect.map(ChainConfig, liveServices))
+/**
+ * The programs over live services, on the chain ChainConfig names; the market's snapshot signed
+ * under the key store's secret (KEY_HASH_SECRET, or the file beside a SQLite key store).
+ */
+export const LiveProgramsFromConfig = Layer.unwrapEffect(
+  Effect.gen(function* () {
+    const chain = yield* ChainConfig
+    if (chain.marketSnapshot === undefined) return liveServices(chain)
+    const { keyStore } = yield* AppConfig
+    const secret = yield* Effect.try(() => lastingSecret(keyStore)).pipe(
+      // the key store refuses to open as well, and says why
+      Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no secret to sign the market's snapshot with: ${e.error instanceof Error ? e.error.message : String(e.error)}`), undefined)),
+    )
+    return liveServices(chain, secret)
+  }),
+)
 
 /**
  * The API over the given programs, with its logs; `ready` runs once it listens.

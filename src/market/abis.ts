@@ -3,7 +3,10 @@
 // against the compiled artifacts by the tests.
 import { parseAbi, toEventSelector, type Hex } from "viem"
 
-export const V2_FACTORY_ABI = parseAbi(["event PairCreated(address indexed token0, address indexed token1, address pair, uint256)"])
+export const V2_FACTORY_ABI = parseAbi([
+  "event PairCreated(address indexed token0, address indexed token1, address pair, uint256)",
+  "function getPair(address tokenA, address tokenB) view returns (address pair)",
+])
 
 export const V2_PAIR_ABI = parseAbi([
   "function getReserves() view returns (uint112 reserve0, uint112 reserve1, uint32 blockTimestampLast)",
@@ -11,10 +14,13 @@ export const V2_PAIR_ABI = parseAbi([
   "event Swap(address indexed sender, uint256 amount0In, uint256 amount1In, uint256 amount0Out, uint256 amount1Out, address indexed to)",
   "event Mint(address indexed sender, uint256 amount0, uint256 amount1)",
   "event Burn(address indexed sender, uint256 amount0, uint256 amount1, address indexed to)",
+  "function token0() view returns (address)",
+  "function token1() view returns (address)",
 ])
 
 export const V3_FACTORY_ABI = parseAbi([
   "event PoolCreated(address indexed token0, address indexed token1, uint24 indexed fee, int24 tickSpacing, address pool)",
+  "function getPool(address tokenA, address tokenB, uint24 fee) view returns (address pool)",
 ])
 
 export const V3_POOL_ABI = parseAbi([
@@ -25,6 +31,10 @@ export const V3_POOL_ABI = parseAbi([
   "event Swap(address indexed sender, address indexed recipient, int256 amount0, int256 amount1, uint160 sqrtPriceX96, uint128 liquidity, int24 tick)",
   "event Mint(address sender, address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
   "event Burn(address indexed owner, int24 indexed tickLower, int24 indexed tickUpper, uint128 amount, uint256 amount0, uint256 amount1)",
+  "function token0() view returns (address)",
+  "function token1() view returns (address)",
+  "function fee() view returns (uint24)",
+  "function tickSpacing() view returns (int24)",
 ])
 
 export const V4_POOL_MANAGER_ABI = parseAbi([

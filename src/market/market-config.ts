@@ -1,6 +1,6 @@
 // What the market actor is told at start: where the venues and the executor
 // are, which price feeds to read, and how it follows the chain.
-import type { Duration } from "effect"
+import type { Duration, Redacted } from "effect"
 import type { Address } from "viem"
 import type { PriceFeedConfig } from "../pricing/index.ts"
 
@@ -41,8 +41,14 @@ export interface MarketConfig {
   readonly startAttempts?: number
   /**
    * where the market's state is kept across restarts (an embedded SQLite file), how often it is
-   * written (default every 5 minutes, and when the service stops), and how many pools a restart
-   * reads again to check it (default 32)
+   * written (default every 5 minutes, and when the service stops), the pools whose facts a restart
+   * reads from the chain (default 32, picked at random), and the secret its key is derived from
+   * (the key store's): without one that outlives the process, no snapshot is kept
    */
-  readonly snapshot?: { readonly path: string; readonly interval?: Duration.DurationInput; readonly sample?: number }
+  readonly snapshot?: {
+    readonly path: string
+    readonly interval?: Duration.DurationInput
+    readonly sample?: number
+    readonly secret: Redacted.Redacted<string> | undefined
+  }
 }

@@ -11,11 +11,12 @@
 // between polls are processed as one step. A head below the processed block (a
 // node reset) rebuilds the market from `fromBlock`. Arc finalizes blocks
 // deterministically, so reorgs above the head are not handled.
-import { Clock, Context, Data, Duration, Effect, Layer, Option, Ref, Schedule, Stream, SubscriptionRef } from "effect"
+import { Clock, Context, Data, Duration, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { Rpc, RpcError } from "../chain/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { marketRestore } from "./restore.ts"
+import { snapshotKey } from "./snapshot-key.ts"
 import { snapshotStoreScoped } from "./snapshot-store.ts"
 import { emptyState, stepper, type ActorState } from "./step.ts"
 import { DEFAULT_TICK_WINDOW } from "./tick-window.ts"
@@ -70,13 +71,19 @@ export const makeMarketState = (config: MarketConfig) =>
     const empty = (block: bigint): ActorState => emptyState(rpc.chainId, block)
 
     const step = stepper(config, rpc, tokens, halfWidth)
-    // the embedded store of the market's state, when one is configured and opens
-    const store = config.snapshot === undefined
+    // the embedded store of the market's state, when one is configured, has a secret to sign with, and opens
+    const kept = config.snapshot
+    const store = kept === undefined
       ? undefined
-      : yield* snapshotStoreScoped(config.snapshot.path).pipe(
-          Effect.map((opened) => marketRestore(config, rpc, opened, halfWidth, step)),
-          Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no snapshot store: ${e.message}`), undefined)),
-        )
+      : kept.secret === undefined
+        ? yield* Effect.as(
+            Effect.logWarning(`MarketState: no snapshot kept in ${kept.path}: no secret outlives this process to sign it with (set KEY_HASH_SECRET, or keep the keys in a SQLite file)`),
+            undefined,
+          )
+        : yield* snapshotStoreScoped(kept.path, snapshotKey(Redacted.value(kept.secret))).pipe(
+            Effect.map((opened) => marketRestore(config, rpc, opened, halfWidth, step)),
+            Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no snapshot store: ${e.message}`), undefined)),
+          )
 
     // the initial load, before the layer is ready: the stored market caught up to the head, or
     // the pools created from fromBlock to the head, read at the head

@@ -193,7 +193,7 @@ export const poolReads = () => {
       return ticksOf
     })
 
-  return { baseReadsOf, tickRead, windowTicks }
+  return { baseReadsOf, tickRead, bitmapRead, windowTicks }
 }
 
 /** The window's ticks after a liquidity change: named ticks re-read, uninitialized ones dropped. */

@@ -2,36 +2,29 @@
 // a schedule and when the service stops, loaded at start instead of rebuilding
 // the market from the chain.
 //
-// A stored state is used only when it is whole (its checksum and every field),
-// of this chain and this market configuration (chain id, the fingerprint of the
-// venues, executor, feeds, start block and tick window), and of this chain's
-// history (its block's hash is the chain's hash at that number). It is then
-// caught up from its block to the head (one step over the logs in between) and
-// a sample of its pools is read whole at the head and compared: one
-// disagreement and the market is loaded from the chain instead. Every refusal
-// is one log line; a refused snapshot is never served.
-import { Effect, Either, Option } from "effect"
+// A stored state is used only when it is authentic (its HMAC under the snapshot
+// key verifies: snapshot-store.ts) and whole (every field), of this chain and
+// this market configuration (chain id, the fingerprint of the venues, executor,
+// feeds, start block and tick window), and of this chain's history (its block's
+// hash is the chain's hash at that number). It is then caught up from its block
+// to the head (one step over the logs in between), and checked against the chain
+// at the head before anything is served (restore-check.ts): every pool's state
+// and stored ticks, and the tick bitmap near each price, read again in one
+// batched pass, and the facts of a random sample of pools. One difference and the market is loaded from the chain
+// instead. Every refusal is one log line; a refused snapshot is never served.
+import { Chunk, Effect, Either, Option, Random } from "effect"
 import type { RpcError, RpcService } from "../chain/index.ts"
 import type { MarketConfig } from "./market-config.ts"
-import { poolDisagreement } from "./pool-agreement.ts"
+import { restoredMarketProblem } from "./restore-check.ts"
 import { decodeSnapshot, encodeSnapshot, snapshotFingerprint, type SnapshotIdentity } from "./snapshot-codec.ts"
 import type { SnapshotStore } from "./snapshot-store.ts"
 import type { ActorState } from "./step.ts"
 import { emptyState } from "./step.ts"
 
-/** Pools read whole to check a restored market (all of them when it has fewer) */
+/** Pools whose facts (tokens, fee, tick spacing, coins) a restore reads from the chain, picked at random each time */
 export const DEFAULT_SAMPLE = 32
 
-type Step = (world: ActorState, head: bigint, reread?: ReadonlySet<string>) => Effect.Effect<ActorState, RpcError>
-
-/** `count` keys picked evenly along the sorted list: the same pools for the same market, spread over it. */
-const sampleOf = (keys: readonly string[], count: number): string[] => {
-  const sorted = [...keys].sort()
-  if (sorted.length <= count) return sorted
-  const picked: string[] = []
-  for (let i = 0; i < count; i++) picked.push(sorted[Math.floor(((i + 0.5) * sorted.length) / count)]!)
-  return picked
-}
+type Step = (world: ActorState, head: bigint) => Effect.Effect<ActorState, RpcError>
 
 export const marketRestore = (config: MarketConfig, rpc: RpcService, store: SnapshotStore, tickWindow: number, step: Step) => {
   const identity: SnapshotIdentity = { chainId: rpc.chainId, fingerprint: snapshotFingerprint(config, tickWindow) }
@@ -51,19 +44,19 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
       if (block.hash !== blockHash) return yield* refuse(`block ${saved.block} has another hash on this chain (another chain's history)`)
 
       const caught = yield* step({ ...saved, snapshot: { ...emptyState(rpc.chainId, saved.block).snapshot } }, head)
-      const sample = sampleOf([...caught.states.keys()], config.snapshot?.sample ?? DEFAULT_SAMPLE)
-      const checked = yield* step(caught, head, new Set(sample))
-      for (const key of sample) {
-        const kept = caught.states.get(key)
-        const fresh = checked.states.get(key)
-        const problem = kept === undefined || fresh === undefined ? "it could not be read again" : poolDisagreement(kept, fresh)
-        if (problem !== undefined) return yield* refuse(`pool ${key} disagrees with the chain at block ${head}: ${problem}`)
-      }
+      const shuffled = yield* Random.shuffle(caught.states.keys())
+      const sample = Chunk.toReadonlyArray(Chunk.take(shuffled, config.snapshot?.sample ?? DEFAULT_SAMPLE))
+      const problem = yield* restoredMarketProblem(config, caught, head, tickWindow, sample, (reads) => rpc.multicall(reads, { blockNumber: head }))
+      if (problem !== undefined) return yield* refuse(problem)
       yield* Effect.logInfo(
-        `MarketState: restored the market of block ${saved.block} (saved ${new Date(stored.right.value.savedAt).toISOString()}), caught up to block ${head}: ${checked.states.size} pools, ${sample.length} checked against the chain`,
+        `MarketState: restored the market of block ${saved.block} (saved ${new Date(stored.right.value.savedAt).toISOString()}), caught up to block ${head}: ${caught.states.size} pools, each read again at the head, the facts of ${sample.length} checked`,
       )
-      return checked
-    }).pipe(Effect.withSpan("MarketState.restore"))
+      return caught
+    }).pipe(
+      // a document that verifies but holds what the reads cannot encode (an address in a wrong case, say)
+      Effect.catchAllDefect((defect) => refuse(`it could not be checked against the chain (${defect instanceof Error ? defect.message.split("\n")[0] : String(defect)})`)),
+      Effect.withSpan("MarketState.restore"),
+    )
 
   /** Writes the state (with its block's hash): true when written; a failure is a log line, the previous document stays. */
   const save = (state: ActorState): Effect.Effect<boolean> =>

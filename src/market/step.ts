@@ -119,10 +119,7 @@ const chunked = <A>(items: readonly A[], size: number): A[][] => {
   return out
 }
 
-/**
- * One step of the actor: from the world at `world.block` to the world at `head`. The pools of
- * `reread` are read whole at the head, whatever the logs say.
- */
+/** One step of the actor: from the world at `world.block` to the world at `head`. */
 export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number) => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
@@ -146,7 +143,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       Effect.map((groups) => groups.flat()),
     )
 
-  return (world: ActorState, head: bigint, reread?: ReadonlySet<string>) =>
+  return (world: ActorState, head: bigint) =>
     Effect.gen(function* () {
       const stableAddresses: Address[] = []
       for (const meta of world.metas.values()) {
@@ -247,11 +244,6 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           excluded.delete(key)
           toLoad.push(metas.get(key)!)
         } else excluded.set(key, verdict)
-      }
-      // pools asked to be read whole again (a restored market's sample), as if new
-      for (const key of reread ?? []) {
-        const meta = metas.get(key)
-        if (meta !== undefined && world.states.has(key) && !toLoad.includes(meta)) toLoad.push(meta)
       }
       const loading = new Set(toLoad.map((m) => m.key))
       const toRefresh = [...touched].filter((k) => world.states.has(k) && !loading.has(k)).map((k) => metas.get(k)!)

@@ -2,7 +2,7 @@
 // actor (one World per block: pools, the executor's settings, reference prices),
 // tokens, the external sources and the simulator, built once and shared by
 // every request.
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type Redacted } from "effect"
 import { SwapPrograms } from "./programs.ts"
 import { ARC_CHAINS_TEXT } from "../addresses/index.ts"
 import { Rpc, RpcError } from "../chain/index.ts"
@@ -18,8 +18,11 @@ import { swapProgram } from "./swap.ts"
 /** How often the market looks for a new block: Arc makes one about every half second. */
 const MARKET_POLL_INTERVAL = "100 millis"
 
-/** Every service the programs use, over the chain the settings name. */
-export const chainServices = (settings: ChainSettings) => {
+/**
+ * Every service the programs use, over the chain the settings name; the market's snapshot (when
+ * the settings keep one) is signed with a key derived from `snapshotSecret` (the key store's).
+ */
+export const chainServices = (settings: ChainSettings, snapshotSecret?: Redacted.Redacted<string>) => {
   // the node decides the chain: a CHAIN_ID (or a manifest's chainId) that is not its own is refused at start
   const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 }).pipe(
     Layer.mapError((e) =>
@@ -33,7 +36,9 @@ export const chainServices = (settings: ChainSettings) => {
     priceFeeds: settings.priceFeeds,
     fromBlock: settings.fromBlock,
     pollInterval: MARKET_POLL_INTERVAL,
-    ...(settings.marketSnapshot !== undefined ? { snapshot: { path: settings.marketSnapshot.path, interval: settings.marketSnapshot.intervalMs } } : {}),
+    ...(settings.marketSnapshot !== undefined
+      ? { snapshot: { path: settings.marketSnapshot.path, interval: settings.marketSnapshot.intervalMs, secret: snapshotSecret } }
+      : {}),
   })
   // every configured aggregator, each with its own breaker and budget (the own router is the pricer's)
   const sources = Layer.succeed(Sources, externalSources(settings.aggregators, { chainId: settings.chainId, executor: settings.executor }))
@@ -58,7 +63,9 @@ const programsLayer = (settings: ChainSettings) =>
   )
 
 /** SwapPrograms over live services: each request runs with the shared context. */
-export const livePrograms = (settings: ChainSettings) => programsLayer(settings).pipe(Layer.provide(chainServices(settings)))
+export const livePrograms = (settings: ChainSettings, snapshotSecret?: Redacted.Redacted<string>) =>
+  programsLayer(settings).pipe(Layer.provide(chainServices(settings, snapshotSecret)))
 
 /** SwapPrograms and the chain services behind them (the market among them, for health and metrics). */
-export const liveServices = (settings: ChainSettings) => programsLayer(settings).pipe(Layer.provideMerge(chainServices(settings)))
+export const liveServices = (settings: ChainSettings, snapshotSecret?: Redacted.Redacted<string>) =>
+  programsLayer(settings).pipe(Layer.provideMerge(chainServices(settings, snapshotSecret)))

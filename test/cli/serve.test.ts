@@ -4,7 +4,7 @@
 // variable and the entry, before anything listens.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { writeFileSync } from "node:fs"
+import { readFileSync, writeFileSync } from "node:fs"
 import { join, resolve } from "node:path"
 import { makeApiKeys } from "../../src/access/index.ts"
 import { loadKeyStoreConfig } from "../../src/config/index.ts"
@@ -26,7 +26,7 @@ afterAll(async () => {
 /** `bun run serve` with only the given variables of the chain side and the key store (none from this process). */
 const spawnServe = (args: string[], vars: Record<string, string>) => {
   const env: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "error", ...vars }
-  for (const name of ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "MULTICALL3_ADDRESS", "DEXES", "PRICE_FEEDS", "AGGREGATORS", "V2_FACTORY", "V3_FACTORY", "V4_POOL_MANAGER", "V4_STATE_VIEW", "KEY_HASH_SECRET", "ADMIN_PORT", "ADMIN_HOST", "ADMIN_TOKEN", "REDIS_URL"]) {
+  for (const name of ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "MULTICALL3_ADDRESS", "DEXES", "PRICE_FEEDS", "AGGREGATORS", "V2_FACTORY", "V3_FACTORY", "V4_POOL_MANAGER", "V4_STATE_VIEW", "KEY_HASH_SECRET", "ADMIN_PORT", "ADMIN_HOST", "ADMIN_TOKEN", "REDIS_URL", "MARKET_SNAPSHOT"]) {
     if (!(name in vars)) delete env[name]
   }
   return track(Bun.spawn([process.execPath, "run", "--silent", "serve", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
@@ -169,4 +169,36 @@ describe("bun run serve", () => {
     expect(code).toBe(2)
     expect(stderr).toContain("usage: bun run serve [--manifest FILE]")
   }, 30_000)
+
+  test("the market's snapshot is signed under the key store's secret: restored by a start with that secret, refused under another, not kept without a lasting one", async () => {
+    const dir = tempDir()
+    const manifestPath = join(dir, "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const snapshot = join(dir, "market.sqlite")
+    /** A start until the API is ready, then SIGTERM: the market's log lines. */
+    const run = async (vars: Record<string, string>) => {
+      const proc = spawnServe(["--manifest", manifestPath], { MARKET_SNAPSHOT: snapshot, LOG_LEVEL: "info", ...vars })
+      const stdout = linesOf(proc.stdout)
+      await waitFor(() => stdout.some((l) => l.startsWith("API ready at ")), 60_000, "the API")
+      proc.kill("SIGTERM")
+      expect(await proc.exited).toBe(0)
+      return stdout.map((l) => (l.startsWith("{") ? (JSON.parse(l) as { message: string }).message : "")).filter((m) => m.startsWith("MarketState"))
+    }
+    const restored = (lines: string[]) => lines.some((l) => l.includes("restored the market"))
+
+    // a SQLite key store: its secret file beside it, generated at this start, signs the snapshot
+    const keys = join(dir, "keys.sqlite")
+    expect(restored(await run({ DATABASE_URL: keys }))).toBe(false)
+    // that secret given as KEY_HASH_SECRET (keys in memory): the same snapshot key, the snapshot restored
+    const secret = readFileSync(`${keys}.hash-secret`, "utf8").trim()
+    expect(restored(await run({ DATABASE_URL: ":memory:", KEY_HASH_SECRET: secret }))).toBe(true)
+    // another key store, another secret: refused, and the market loaded from the chain
+    const other = await run({ DATABASE_URL: join(dir, "other-keys.sqlite") })
+    expect(other.filter((l) => l.includes("stored snapshot not used"))).toEqual([expect.stringContaining("does not verify")])
+    expect(restored(other)).toBe(false)
+    // keys in memory without KEY_HASH_SECRET: no secret outlives the process, no snapshot is kept or read
+    const memory = await run({ DATABASE_URL: ":memory:" })
+    expect(memory).toContainEqual(expect.stringContaining(`no snapshot kept in ${snapshot}: no secret outlives this process`))
+    expect(restored(memory)).toBe(false)
+  }, 300_000)
 })

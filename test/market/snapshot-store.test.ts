@@ -1,12 +1,18 @@
-// The snapshot store: one SQLite row per chain id, replaced whole, checked
-// against its checksum when loaded; a private file.
+// The snapshot store: one SQLite row per chain id, replaced whole, its HMAC
+// under the snapshot key checked when loaded; a private file.
 import { Database } from "bun:sqlite"
 import { afterEach, beforeEach, describe, expect, test } from "bun:test"
 import { Effect, Exit, Option, TestClock, TestContext } from "effect"
-import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs"
+import { createHmac } from "node:crypto"
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
+import { snapshotKey } from "../../src/market/snapshot-key.ts"
 import { openSnapshotStore, snapshotStoreScoped, SnapshotStoreError, type SnapshotStore } from "../../src/market/snapshot-store.ts"
+
+const SECRET = "the key store's secret: 32 characters or more"
+const KEY = snapshotKey(SECRET)
+const OTHER_KEY = snapshotKey("another key store's secret, 32 characters or more")
 
 let dir: string
 let path: string
@@ -17,8 +23,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }))
 
 /** Runs `use` with a store at `path`, closed afterwards. */
-const withStore = <A, E>(use: (store: SnapshotStore) => Effect.Effect<A, E>): Promise<A> =>
-  Effect.runPromise(Effect.scoped(Effect.flatMap(snapshotStoreScoped(path), use)).pipe(Effect.provide(TestContext.TestContext)))
+const withStore = <A, E>(use: (store: SnapshotStore) => Effect.Effect<A, E>, key = KEY): Promise<A> =>
+  Effect.runPromise(Effect.scoped(Effect.flatMap(snapshotStoreScoped(path, key), use)).pipe(Effect.provide(TestContext.TestContext)))
 
 const failureOf = async <A>(effect: Effect.Effect<A, SnapshotStoreError>): Promise<SnapshotStoreError> => {
   const exit = await Effect.runPromiseExit(effect)
@@ -96,30 +102,58 @@ describe("saving and loading", () => {
     expect(Option.getOrThrow(loaded).text === text).toBe(true)
   })
 
-  test("the row holds the document and the sha256 of its text", async () => {
-    await withStore((store) => store.save(5042, "abc"))
-    const row = raw((db) => db.query<{ document: string; checksum: string }, []>("SELECT document, checksum FROM market_snapshot WHERE chain_id = 5042").get())
-    expect(row).toEqual({ document: "abc", checksum: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" })
+  test("the row holds the document and its HMAC-SHA256 under a key derived from the secret, never the secret's own", async () => {
+    await withStore((store) => Effect.zipRight(TestClock.setTime(1_234), store.save(5042, "abc")))
+    const row = raw((db) => db.query<{ document: string; mac: string }, []>("SELECT document, mac FROM market_snapshot WHERE chain_id = 5042").get())
+    // the key: HMAC-SHA256(secret, label); the tag: HMAC-SHA256(key, chain id, time saved, document)
+    const key = createHmac("sha256", SECRET).update("arc-dex-aggregator/market-snapshot/v1").digest()
+    const expected = createHmac("sha256", key).update("5042\n1234\nabc").digest("hex")
+    expect(row).toEqual({ document: "abc", mac: expected })
+    expect(row!.mac).not.toBe(createHmac("sha256", SECRET).update("5042\n1234\nabc").digest("hex"))
   })
 })
 
-describe("damage", () => {
-  test("a document edited in the database fails its checksum: corrupt", async () => {
+describe("damage and tampering", () => {
+  const loadFails = () => failureOf(Effect.scoped(Effect.flatMap(snapshotStoreScoped(path, KEY), (store) => store.load(5042))))
+
+  test("a document edited in the database, its plain sha256 recomputed beside it: it does not verify", async () => {
     await withStore((store) => store.save(5042, '{"balances":["100"]}'))
     raw((db) => db.run("UPDATE market_snapshot SET document = ? WHERE chain_id = 5042", ['{"balances":["900"]}']))
-    const error = await failureOf(Effect.scoped(Effect.flatMap(snapshotStoreScoped(path), (store) => store.load(5042))))
+    const error = await loadFails()
     expect(error._tag).toBe("SnapshotStoreError")
-    expect(error.reason).toBe("corrupt")
+    expect(error.reason).toBe("unauthenticated")
     expect(error.message).toContain("chain 5042")
-    expect(error.message).toContain("checksum")
+    expect(error.message).toContain("does not verify")
   })
 
-  test("a checksum edited in the database: corrupt; the other chain's row still loads", async () => {
+  test("a tag edited, or moved from another row, or the time saved changed: it does not verify; the other chain's row still loads", async () => {
     await withStore((store) => Effect.zipRight(store.save(5042, "arc"), store.save(1, "mainnet")))
-    raw((db) => db.run("UPDATE market_snapshot SET checksum = ? WHERE chain_id = 5042", ["0".repeat(64)]))
-    const error = await failureOf(Effect.scoped(Effect.flatMap(snapshotStoreScoped(path), (store) => store.load(5042))))
-    expect(error.reason).toBe("corrupt")
+    raw((db) => db.run("UPDATE market_snapshot SET mac = ? WHERE chain_id = 5042", ["0".repeat(64)]))
+    expect((await loadFails()).reason).toBe("unauthenticated")
     expect(Option.map(await withStore((store) => store.load(1)), (s) => s.text)).toEqual(Option.some("mainnet"))
+
+    // the same document under chain 1's tag
+    raw((db) => db.run("UPDATE market_snapshot SET document = 'mainnet', mac = (SELECT mac FROM market_snapshot WHERE chain_id = 1) WHERE chain_id = 5042"))
+    expect((await loadFails()).reason).toBe("unauthenticated")
+    await withStore((store) => store.save(5042, "arc"))
+    raw((db) => db.run("UPDATE market_snapshot SET saved_at = saved_at + 1 WHERE chain_id = 5042"))
+    expect((await loadFails()).reason).toBe("unauthenticated")
+  })
+
+  test("a snapshot written under another secret does not verify under this one", async () => {
+    await withStore((store) => store.save(5042, "written elsewhere"), OTHER_KEY)
+    expect(Option.map(await withStore((store) => store.load(5042), OTHER_KEY), (s) => s.text)).toEqual(Option.some("written elsewhere"))
+    expect((await loadFails()).reason).toBe("unauthenticated")
+  })
+
+  test("a store from before snapshots were signed (a plain checksum column) is emptied on open: nothing in it can be verified", async () => {
+    mkdirSync(dirname(path), { recursive: true })
+    raw((db) => {
+      db.exec("CREATE TABLE market_snapshot (chain_id INTEGER PRIMARY KEY, saved_at INTEGER NOT NULL, document TEXT NOT NULL, checksum TEXT NOT NULL)")
+      db.run("INSERT INTO market_snapshot VALUES (5042, 1, 'old', 'ba78')")
+    })
+    expect(await withStore((store) => store.load(5042))).toEqual(Option.none())
+    expect(Option.map(await withStore((store) => Effect.zipRight(store.save(5042, "new"), store.load(5042))), (s) => s.text)).toEqual(Option.some("new"))
   })
 
   test("a save that fails half-way leaves the previous document", async () => {
@@ -128,7 +162,7 @@ describe("damage", () => {
     raw((db) =>
       db.exec(`CREATE TRIGGER refuse AFTER UPDATE ON market_snapshot WHEN NEW.document = 'next' BEGIN SELECT RAISE(ABORT, 'disk full'); END`),
     )
-    const store = await Effect.runPromise(openSnapshotStore(path))
+    const store = await Effect.runPromise(openSnapshotStore(path, KEY))
     const error = await failureOf(store.save(5042, "next"))
     expect(error.reason).toBe("write")
     expect(error.message).toContain("disk full")
@@ -137,7 +171,7 @@ describe("damage", () => {
   })
 
   test("a closed store answers with errors, not a crash; closing twice is harmless", async () => {
-    const store = await Effect.runPromise(openSnapshotStore(path))
+    const store = await Effect.runPromise(openSnapshotStore(path, KEY))
     await Effect.runPromise(store.close)
     await Effect.runPromise(store.close)
     expect((await failureOf(store.load(5042))).reason).toBe("read")
@@ -147,10 +181,10 @@ describe("damage", () => {
   test("a path that cannot be a database: open fails with the path in the message", async () => {
     const notADatabase = join(dir, "garbage.sqlite")
     writeFileSync(notADatabase, "this is not a SQLite file, it is long enough to have a header and then some more bytes".repeat(10))
-    const error = await failureOf(openSnapshotStore(notADatabase))
+    const error = await failureOf(openSnapshotStore(notADatabase, KEY))
     expect(error.reason).toBe("open")
     expect(error.message).toContain(notADatabase)
-    const aDirectory = await failureOf(openSnapshotStore(dir))
+    const aDirectory = await failureOf(openSnapshotStore(dir, KEY))
     expect(aDirectory.reason).toBe("open")
   })
 })
