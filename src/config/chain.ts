@@ -10,8 +10,9 @@ import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"
 import { configProblems, jsonVariable } from "./json-variable.ts"
 import { withManifest, type ManifestSource } from "./manifest-source.ts"
 import { PRICE_FEEDS, type PriceFeedSettings } from "./price-feeds.ts"
+import { rpcUrlProblem } from "./rpc-url.ts"
 import { quoteTimeoutConfig, SERVER_DEFAULTS } from "./server.ts"
-import { formatConfigError, loadConfig, type ConfigurationError } from "./values.ts"
+import { flag, formatConfigError, loadConfig, type ConfigurationError } from "./values.ts"
 
 export interface ChainSettings {
   /** in order of preference: later ones are used when earlier ones fail */
@@ -88,6 +89,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   snapshotPath: variable("MARKET_SNAPSHOT", (text) => Either.right(text)),
   snapshotIntervalMs: variable("MARKET_SNAPSHOT_INTERVAL_MS", (text) =>
     /^\d+$/.test(text) && Number(text) >= 1_000 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`must be a whole number of ms, at least 1000, got ${text}`)),
+  allowInsecureRpc: flag("RPC_ALLOW_INSECURE"),
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
     const problems: string[] = []
@@ -113,6 +115,10 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
     )
     const aggregators = Option.getOrElse(read.aggregators, () => [])
     problems.push(...aggregatorProblems(aggregators, read.quoteBudgetMs))
+    for (const url of read.rpcUrls) {
+      const problem = rpcUrlProblem(url, read.allowInsecureRpc)
+      if (problem !== undefined) problems.push(`RPC_URL: ${problem}`)
+    }
     if (problems.length > 0) return Either.left(configProblems(problems as [string, ...string[]]))
     return Either.right({
       rpcUrls: read.rpcUrls,
