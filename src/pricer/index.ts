@@ -3,5 +3,5 @@
 export type { DisplayHop, SourceRequest, SourceRoute } from "./route.ts"
 export { ownRoute, OWN_ROUTER, type OwnRouteOptions } from "./own-route.ts"
 export { betterRoute, rankRoutes } from "./rank.ts"
-export { gasCostOf, price, sourceRequest, type PricingTokens, type Priced, type Refusal } from "./price.ts"
+export { gasCostOf, price, sourceRequest, type PriceOptions, type PricingTokens, type Priced, type Refusal } from "./price.ts"
 export { CHAIN_ID, type GasCost, type QuoteFees, type QuoteRequest, type QuoteResponse, type RouteEntry, type RouteHop } from "./quote.ts"

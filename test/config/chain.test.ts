@@ -144,6 +144,7 @@ describe("the manifest as the fallback", () => {
       aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
       fromBlock: 0n,
       marketSnapshot: undefined,
+      maxPriceImpactBps: 3000,
     })
   })
 

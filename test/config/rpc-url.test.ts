@@ -55,3 +55,14 @@ describe("RPC_URL", () => {
     expect(Either.getOrThrow(chainSettings({ RPC_ALLOW_INSECURE: "true" }, manifest)).rpcUrls).toEqual(["http://192.168.1.20:8545"])
   })
 })
+
+describe("MAX_PRICE_IMPACT_BPS", () => {
+  test("3000 unless set; 0 to 10000", () => {
+    const limit = (env: Record<string, string>) => Either.getOrThrow(chainSettings({ ...base, RPC_URL: "http://127.0.0.1:8545", ...env })).maxPriceImpactBps
+    expect(limit({})).toBe(3000)
+    expect(limit({ MAX_PRICE_IMPACT_BPS: "500" })).toBe(500)
+    expect(limit({ MAX_PRICE_IMPACT_BPS: "10000" })).toBe(10_000)
+    expect(refused({ RPC_URL: "http://127.0.0.1:8545", MAX_PRICE_IMPACT_BPS: "10001" })).toEqual(['MAX_PRICE_IMPACT_BPS: must be an integer from 0 to 10000, got "10001"'])
+    expect(refused({ RPC_URL: "http://127.0.0.1:8545", MAX_PRICE_IMPACT_BPS: "30%" })).toEqual(['MAX_PRICE_IMPACT_BPS: must be an integer from 0 to 10000, got "30%"'])
+  })
+})

@@ -1,11 +1,12 @@
 // The pricer on synthetic Worlds: the venues a request allows are honoured by
-// the search itself (no narrowed copy of the World per set of names).
+// the search itself (no narrowed copy of the World per set of names), and a
+// route that moves the price too far from the reference prices is refused.
 import { describe, expect, test } from "bun:test"
 import type { Address } from "viem"
 import type { PoolState } from "../../src/amm/index.ts"
 import type { World } from "../../src/market/index.ts"
 import { price, type Priced, type QuoteRequest, type Refusal } from "../../src/pricer/index.ts"
-import { snapshotOf, token, USDC, v2 } from "../routing/helpers.ts"
+import { snapshotOf, token, USDC, v2, v2Out } from "../routing/helpers.ts"
 
 const E6 = 10n ** 6n
 const executor = (venues: readonly string[]) => ({
@@ -114,5 +115,39 @@ describe("includeSources / excludeSources", () => {
     const again = ask(mine)
     expect(again.reads).toBe(0)
     expect(again.answer.respond(again.answer.candidates[0]!)).toEqual(first.answer.respond(first.answer.candidates[0]!))
+  })
+})
+
+describe("MAX_PRICE_IMPACT_BPS", () => {
+  // one USDC/A pair, 1,000 of each; both at one dollar; B has no reference price
+  const [A, B] = [token(1), token(2)]
+  const pair = v2(USDC, A, 1_000n * E6, 1_000n * E6)
+  const pairB = v2(USDC, B, 1_000n * E6, 1_000n * E6)
+  const dollar = { answer: 100_000_000n, decimals: 8, updatedAt: 0n }
+  const world: World = { ...snapshotOf([pair, pairB]), executor: executor(["uniswap-v2"]), prices: new Map([[A.toLowerCase(), dollar]]) }
+  /** the impact the pair gives amountIn, from Uniswap's own formula: (in − out) / in at one dollar each, in bps rounded half up */
+  const impactOf = (amountIn: bigint) => Number(((amountIn - v2Out(amountIn, 1_000n * E6, 1_000n * E6)) * 20_000n + amountIn) / (2n * amountIn))
+
+  test("a route over the limit is refused with its impact and the limit; at or under it, it is priced", () => {
+    // 400 USDC: out = 400·997·1000/(1000·1000 + 400·997) = 285.10…, 2,872 bps
+    const under = 400n * E6
+    expect(impactOf(under)).toBe(2872)
+    const answer = priced(price(world, pricing(A), request(A, under), [], { maxPriceImpactBps: 3000 }))
+    expect(answer.respond(answer.candidates[0]!).priceImpactBps).toBe(2872)
+    expect("kind" in price(world, pricing(A), request(A, under), [], { maxPriceImpactBps: 2872 })).toBe(false)
+    expect(price(world, pricing(A), request(A, under), [], { maxPriceImpactBps: 2871 })).toEqual({ kind: "price-impact", impactBps: 2872, limitBps: 2871 })
+    // 1,000 USDC: out 499.24…, 5,008 bps
+    expect(price(world, pricing(A), request(A, 1_000n * E6), [], { maxPriceImpactBps: 3000 })).toEqual({ kind: "price-impact", impactBps: impactOf(1_000n * E6), limitBps: 3000 })
+    expect(impactOf(1_000n * E6)).toBe(5008)
+  })
+
+  test("a token without a reference price is priced whatever the route's output", () => {
+    const answer = priced(price(world, pricing(B), request(B, 5_000n * E6), [], { maxPriceImpactBps: 0 }))
+    expect(answer.respond(answer.candidates[0]!).priceImpactBps).toBeNull()
+  })
+
+  test("without a limit, every route is priced", () => {
+    const answer = priced(price(world, pricing(A), request(A, 1_000n * E6)))
+    expect(answer.respond(answer.candidates[0]!).priceImpactBps).toBe(5008)
   })
 })
