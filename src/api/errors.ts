@@ -66,6 +66,16 @@ export interface RenderedError {
 
 const NONE: Readonly<Record<string, string>> = {}
 
+/** The longest SIMULATION_FAILED reason sent: a revert string is whatever the reverting contract chose. */
+export const MAX_REASON_LENGTH = 200
+
+/** `reason` cut to MAX_REASON_LENGTH characters (never inside one), the last one "…" when cut. */
+const cappedReason = (reason: string): string => {
+  if (reason.length <= MAX_REASON_LENGTH) return reason
+  const characters = Array.from(reason)
+  return characters.length <= MAX_REASON_LENGTH ? reason : `${characters.slice(0, MAX_REASON_LENGTH - 1).join("")}…`
+}
+
 const describe = (e: ApiError): { message: string; reason?: string; headers?: Record<string, string> } => {
   switch (e._tag) {
     case "InvalidRequest":
@@ -77,11 +87,12 @@ const describe = (e: ApiError): { message: string; reason?: string; headers?: Re
       return { message: "the API is temporarily switched off; retry later" }
     case "MethodNotAllowed":
       return { message: `method ${e.method} is not allowed: use POST with a JSON body`, headers: { allow: "POST" } }
-    case "SimulationFailed":
+    case "SimulationFailed": {
       // an absent message reads as "" on an Error
-      return e.reason === undefined
-        ? { message: e.message || "the transaction would revert" }
-        : { message: e.message || `the transaction would revert: ${e.reason}`, reason: e.reason }
+      if (e.reason === undefined) return { message: e.message || "the transaction would revert" }
+      const reason = cappedReason(e.reason)
+      return { message: e.message || `the transaction would revert: ${reason}`, reason }
+    }
     case "PayloadTooLarge":
       // the rest of the body is not read, so the connection cannot carry another request
       return { message: `body: larger than ${e.limit} bytes`, headers: { connection: "close" } }

@@ -334,8 +334,8 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
   if (same(f.tokenIn, f.tokenOut)) return fail("tokenOut: must differ from tokenIn")
   const feeBps = f.feeBps ?? 0
   if (f.feeRecipient !== undefined) {
-    if (same(f.feeRecipient, ZERO_ADDRESS)) return fail("feeRecipient: cannot be the zero address")
-    if (same(f.feeRecipient, rules.executor)) return fail("feeRecipient: cannot be the route executor")
+    const recipientProblem = partyProblem(f.feeRecipient, rules.executor)
+    if (recipientProblem !== undefined) return fail(`feeRecipient: ${recipientProblem}`)
   } else if (feeBps > 0) {
     return fail("feeRecipient: is required when feeBps is greater than 0")
   }

@@ -148,6 +148,8 @@ export interface ExecutorError {
 export const decodeExecutorError = (data: Hex): ExecutorError | undefined => {
   try {
     const { errorName, args } = decodeErrorResult({ abi: routeExecutorAbi, data })
+    // viem decodes Solidity's own Error(string) and Panic(uint256) with any ABI: they are not the executor's
+    if (errorName === "Error" || errorName === "Panic") return undefined
     const list = (args ?? []) as readonly unknown[]
     const reason = (SIMULATION_FAILED_REASONS as readonly string[]).includes(errorName)
       ? (errorName as SimulationFailedReason)

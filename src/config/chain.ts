@@ -11,8 +11,9 @@ import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"
 import { configProblems, jsonVariable } from "./json-variable.ts"
 import { withManifest, type ManifestSource } from "./manifest-source.ts"
 import { PRICE_FEEDS, type PriceFeedSettings } from "./price-feeds.ts"
+import { rpcUrlProblem } from "./rpc-url.ts"
 import { quoteTimeoutConfig, SERVER_DEFAULTS } from "./server.ts"
-import { formatConfigError, loadConfig, type ConfigurationError } from "./values.ts"
+import { flag, formatConfigError, integerIn, loadConfig, type ConfigurationError } from "./values.ts"
 
 export interface ChainSettings {
   /** in order of preference: later ones are used when earlier ones fail */
@@ -33,7 +34,12 @@ export interface ChainSettings {
   readonly fromBlock: bigint
   /** where the market's state is kept across restarts, and how often it is written; none when unset or `off` */
   readonly marketSnapshot: { readonly path: string; readonly intervalMs: number } | undefined
+  /** a route whose priceImpactBps is above this is refused (MAX_PRICE_IMPACT_BPS) */
+  readonly maxPriceImpactBps: number
 }
+
+/** MAX_PRICE_IMPACT_BPS when unset: a route losing 30% against the reference prices is refused */
+export const DEFAULT_MAX_PRICE_IMPACT_BPS = 3_000
 
 /** Where `bun run serve` keeps the market's state when MARKET_SNAPSHOT does not say */
 export const DEFAULT_MARKET_SNAPSHOT = ".data/market.sqlite"
@@ -91,6 +97,8 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
   snapshotPath: variable("MARKET_SNAPSHOT", (text) => Either.right(text)),
   snapshotIntervalMs: variable("MARKET_SNAPSHOT_INTERVAL_MS", (text) =>
     /^\d+$/.test(text) && Number(text) >= 1_000 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`must be a whole number of ms, at least 1000, got ${text}`)),
+  allowInsecureRpc: flag("RPC_ALLOW_INSECURE"),
+  maxPriceImpactBps: integerIn("MAX_PRICE_IMPACT_BPS", DEFAULT_MAX_PRICE_IMPACT_BPS, 0, 10_000),
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
     const problems: string[] = []
@@ -116,6 +124,10 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
     )
     const aggregators = Option.getOrElse(read.aggregators, () => [])
     problems.push(...aggregatorProblems(aggregators, read.quoteBudgetMs))
+    for (const url of read.rpcUrls) {
+      const problem = rpcUrlProblem(url, read.allowInsecureRpc)
+      if (problem !== undefined) problems.push(`RPC_URL: ${problem}`)
+    }
     if (problems.length > 0) return Either.left(configProblems(problems as [string, ...string[]]))
     return Either.right({
       rpcUrls: read.rpcUrls,
@@ -130,6 +142,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
         onNone: () => undefined,
         onSome: (path) => ({ path, intervalMs: Option.getOrElse(read.snapshotIntervalMs, () => 300_000) }),
       }),
+      maxPriceImpactBps: read.maxPriceImpactBps,
     })
   }),
 )

@@ -3,5 +3,5 @@
 export type { DisplayHop, SourceRequest, SourceRoute } from "./route.ts"
 export { ownRoute, OWN_ROUTER, type OwnRouteOptions } from "./own-route.ts"
 export { betterRoute, rankRoutes } from "./rank.ts"
-export { gasCostOf, price, sourceRequest, type PricingTokens, type Priced, type Refusal } from "./price.ts"
+export { gasCostOf, price, sourceRequest, type PriceOptions, type PricingTokens, type Priced, type Refusal } from "./price.ts"
 export type { GasCost, QuoteFees, QuoteRequest, QuoteResponse, RouteEntry, RouteHop } from "./quote.ts"

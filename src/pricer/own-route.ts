@@ -31,6 +31,8 @@ const displayPool = (pool: string): string => (pool.length === 42 ? checksum(poo
 export interface OwnRouteOptions {
   readonly maxHops?: number
   readonly maxSplits?: number
+  /** only pools of these venues are used (a request's includeSources / excludeSources); every pool when absent */
+  readonly venues?: ReadonlySet<string>
 }
 
 /** The best route over the request's World, or undefined when no path delivers anything. */
@@ -42,6 +44,7 @@ export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}):
     nativeToTokenOut: request.nativeToTokenOut,
     ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
     ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
+    ...(options.venues !== undefined ? { venues: options.venues } : {}),
   })
   if (found === undefined || found.amountOut === 0n) return undefined
   const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()

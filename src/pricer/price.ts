@@ -8,7 +8,6 @@ import { minAmountOut, splitFees } from "../fees/index.ts"
 import type { ExecutorSettings, World } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
 import type { NormalizedToken, Routability } from "../tokens/index.ts"
-import { worldOfSources } from "./allowed-sources.ts"
 import { ownRoute, type OwnRouteOptions } from "./own-route.ts"
 import { rankRoutes } from "./rank.ts"
 import type { GasCost, QuoteRequest, QuoteResponse } from "./quote.ts"
@@ -31,6 +30,8 @@ export type Refusal =
   /** no route executor answered at this block */
   | { readonly kind: "no-executor"; readonly blockNumber: bigint }
   | { readonly kind: "no-route" }
+  /** every route moves the price further from the reference prices than the limit allows (the best route's impact) */
+  | { readonly kind: "price-impact"; readonly impactBps: number; readonly limitBps: number }
 
 /**
  * `wei` of gas in three units: wei; USDC's 6 decimals (rounded down); tokenOut's smallest units as
@@ -89,6 +90,14 @@ export const sourceRequest = (world: World, tokens: PricingTokens, request: Quot
   }
 }
 
+export interface PriceOptions extends OwnRouteOptions {
+  /**
+   * routes whose priceImpactBps is above this are left out (the pools, read from one node, are
+   * checked against the reference prices); routes without a reference price are never left out
+   */
+  readonly maxPriceImpactBps?: number
+}
+
 /**
  * The request priced on `world`: the own router's route and the external sources' answers
  * (asked with `sourceRequest` on the same World; undefined where a source had none), best after
@@ -99,20 +108,36 @@ export const price = (
   tokens: PricingTokens,
   request: QuoteRequest,
   external: ReadonlyArray<SourceRoute | undefined> = [],
-  options: OwnRouteOptions = {},
+  options: PriceOptions = {},
 ): Priced | Refusal => {
-  const routed = request.allowedSources === undefined ? world : worldOfSources(world, request.allowedSources)
-  const asked = sourceRequest(routed, tokens, request)
+  const asked = sourceRequest(world, tokens, request)
   if (isRefusal(asked)) return asked
   const settings = world.executor
   if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
-  const answers = [ownRoute(asked, options), ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
-  const candidates = rankRoutes(answers)
-  if (candidates.length === 0) return { kind: "no-route" }
+  const { maxPriceImpactBps, ...search } = options
+  const own = ownRoute(asked, request.allowedSources === undefined ? search : { ...search, venues: request.allowedSources })
+  const answers = [own, ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
+  const ranked = rankRoutes(answers)
+  if (ranked.length === 0) return { kind: "no-route" }
   const { tokenIn, tokenOut } = tokens
   const priceOf = (address: Address): UsdPrice | undefined =>
     world.prices.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC ? ONE_DOLLAR : undefined)
   const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
+  const impactOf = (route: SourceRoute): number | null =>
+    priceImpactBps({
+      amountIn: request.amountIn,
+      decimalsIn: tokenIn.decimals,
+      priceIn: priceOf(tokenIn.erc20Address),
+      grossAmountOut: route.amountOut * tokenOut.scale,
+      decimalsOut: tokenOut.decimals,
+      priceOut: priceOf(tokenOut.erc20Address),
+    })
+  const within = (limit: number) => (route: SourceRoute): boolean => {
+    const impact = impactOf(route)
+    return impact === null || impact <= limit
+  }
+  const candidates = maxPriceImpactBps === undefined ? ranked : ranked.filter(within(maxPriceImpactBps))
+  if (candidates.length === 0) return { kind: "price-impact", impactBps: impactOf(ranked[0]!) ?? 0, limitBps: maxPriceImpactBps ?? 0 }
   const respond = (best: SourceRoute): QuoteResponse => {
     // native output is paid in wei: the route's ERC-20 output × 10^12
     const grossAmountOut = best.amountOut * tokenOut.scale
@@ -134,14 +159,7 @@ export const price = (
         partnerAmount: fees.partnerAmount,
         partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
       },
-      priceImpactBps: priceImpactBps({
-        amountIn: request.amountIn,
-        decimalsIn: tokenIn.decimals,
-        priceIn: priceOf(tokenIn.erc20Address),
-        grossAmountOut,
-        decimalsOut: tokenOut.decimals,
-        priceOut: priceOf(tokenOut.erc20Address),
-      }),
+      priceImpactBps: impactOf(best),
       gasEstimate: best.gasEstimate,
       gasCost: best.gasEstimate === null ? null : gasCostOf(best.gasEstimate * world.baseFeeWei, tokenOut, priceOf(tokenOut.erc20Address), nativePrice),
       route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),

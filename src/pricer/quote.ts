@@ -14,7 +14,7 @@ export interface QuoteRequest {
   readonly amountIn: bigint
   /** partner fee, 0-100; 0 when not sent */
   readonly feeBps: number
-  /** present exactly when feeBps > 0; never the zero address or the executor */
+  /** present exactly when feeBps > 0; never the zero address, the executor or the native placeholder 0xEeee…EEeE */
   readonly feeRecipient: Address | null
   /** 0-2000; 50 when not sent */
   readonly slippageBps: number

@@ -15,6 +15,10 @@
 //
 // The search state lives in typed arrays reused across calls (the search runs
 // on one thread), so a search allocates little beyond the candidates it returns.
+//
+// A request may allow only some venues: the other venues' pools are skipped as
+// the search meets them, on the snapshot's one graph, so naming venues costs
+// nothing per pool and keeps nothing per set of names.
 import { type Curve, pathMarginal } from "./curve.ts"
 import type { Edge, TokenGraph } from "./graph.ts"
 import { GAS, hopGas } from "./gas.ts"
@@ -65,6 +69,8 @@ let worth = new Float64Array(0) // best spot rate into tokenOut, per token
 let finals = new Int32Array(64)
 let finalsLen = 0
 const top = new Float64Array(KEEP_BY_NET)
+/** the venues this search may use; every venue when undefined */
+let venues: ReadonlySet<string> | undefined
 
 const ensureTokens = (n: number): void => {
   if (n <= tokens) return
@@ -99,6 +105,7 @@ const push = (edge: Edge, prev: number, amount: number, depth: number): number =
 
 /** one more hop: the state after `edge` for the amount held by `prev` (-1: the input), or -1 */
 const step = (edge: Edge, prev: number, amountIn: number): number => {
+  if (venues !== undefined && !venues.has(edge.pool.venue)) return -1
   const c = edge.curve
   if (c === undefined) return -1
   for (let s = prev; s >= 0; s = stPrev[s]!) if (stEdge[s]!.poolIndex === edge.poolIndex) return -1
@@ -146,14 +153,21 @@ const addFinal = (s: number, gasRate: number): void => {
 
 // best spot rate among a token pair's pools; edge lists belong to the snapshot's graph and never change
 const spotOfPair = new WeakMap<readonly Edge[], number>()
+const spotOf = (edges: readonly Edge[], allowed: ReadonlySet<string> | undefined): number => {
+  let best = 0
+  for (const e of edges) {
+    if (allowed !== undefined && !allowed.has(e.pool.venue)) continue
+    const c = e.curve
+    if (c !== undefined && c.spot > best) best = c.spot
+  }
+  return best
+}
+/** kept for all venues only: a pair has few pools, so a narrowed answer is cheaper to compute than to keep */
 const bestSpot = (edges: readonly Edge[]): number => {
+  if (venues !== undefined) return spotOf(edges, venues)
   let best = spotOfPair.get(edges)
   if (best === undefined) {
-    best = 0
-    for (const e of edges) {
-      const c = e.curve
-      if (c !== undefined && c.spot > best) best = c.spot
-    }
+    best = spotOf(edges, undefined)
     spotOfPair.set(edges, best)
   }
   return best
@@ -255,13 +269,14 @@ const reset = (neighboursOfOut: readonly number[]): void => {
   stEdge.fill(undefined, 0, stCount)
   stCount = 0
   finalsLen = 0
+  venues = undefined
 }
 
 /**
  * Candidate paths for swapping `total` (float units of tokenIn) into tokenOut
  * (lower-case keys), best first by estimated net output (gross estimate minus
  * gasRate x gas), followed by a few more with the best spot rates. Empty when
- * no path exists.
+ * no path exists. Only pools of `allowed` venues are used when it is given.
  */
 export const findCandidates = (
   graph: TokenGraph,
@@ -270,11 +285,13 @@ export const findCandidates = (
   total: number,
   maxHops: number,
   gasRate: number,
+  allowed?: ReadonlySet<string>,
 ): Candidate[] => {
   const A = graph.tokenIndex.get(tokenIn)
   const B = graph.tokenIndex.get(tokenOut)
   if (A === undefined || B === undefined) return []
   ensureTokens(graph.tokenCount)
+  venues = allowed
   top.fill(Number.NEGATIVE_INFINITY)
   const neighboursOfOut = graph.neighbours[B]!
   // what one unit of each neighbour of tokenOut is worth in tokenOut at best (0 elsewhere; tokenIn excluded)

@@ -336,7 +336,7 @@ export const findBestRoute = (snapshot: RoutingMarket, params: FindRouteParams):
     else gasRate = Number(probe) / Number(GAS_PROBE)
   }
 
-  const cands = findCandidates(graphOf(snapshot), tokenIn, tokenOut, total, maxHops, gasRate)
+  const cands = findCandidates(graphOf(snapshot), tokenIn, tokenOut, total, maxHops, gasRate, params.venues)
   if (cands.length === 0) return undefined
 
   const options: Option[] = []

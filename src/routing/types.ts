@@ -29,6 +29,8 @@ export interface FindRouteParams {
    * it returns undefined, routes are compared by gross output.
    */
   readonly nativeToTokenOut?: (weiAmount: bigint) => bigint | undefined
+  /** only pools of these venues (by name) are used; every pool when absent */
+  readonly venues?: ReadonlySet<string>
 }
 
 /** One swap through one pool. */

@@ -1,6 +1,7 @@
 // One HTTP exchange with an aggregator API: fetch under the caller's fiber (an
 // interruption, such as the source's time budget running out, aborts it), the
-// body read whole but capped, JSON parsed. A GET, which is idempotent, is tried
+// body read until its end or until it passes the cap (then the rest is never
+// read, so a huge or endless answer never sits in memory), JSON parsed. A GET, which is idempotent, is tried
 // once more when the connection itself failed; nothing is retried after an answer.
 import { Effect } from "effect"
 import { SourceError } from "./source.ts"
@@ -21,6 +22,32 @@ export interface HttpAnswer {
 
 /** Larger answers are refused: no aggregator quote is anywhere near this. */
 export const MAX_ANSWER_BYTES = 1 << 20
+
+/** The body's bytes until its end, or undefined as soon as they pass `limit` (the rest is cancelled unread). */
+const readCapped = async (body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array | undefined> => {
+  if (body === null) return new Uint8Array(0)
+  const reader = body.getReader()
+  const chunks: Uint8Array[] = []
+  let size = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > limit) {
+      // the connection is closed without waiting for the sender to notice
+      reader.cancel().catch(() => undefined)
+      return undefined
+    }
+    chunks.push(value)
+  }
+  const bytes = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    bytes.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return bytes
+}
 
 type Attempt =
   | { readonly ok: true; readonly answer: HttpAnswer }
@@ -46,8 +73,9 @@ const attempt = (exchange: HttpExchange): Effect.Effect<Attempt> =>
         await response.body?.cancel()
         return { ok: false, connection: false, message: `answer of ${declared} bytes is over the ${MAX_ANSWER_BYTES}-byte limit` }
       }
-      const text = await response.text()
-      if (text.length > MAX_ANSWER_BYTES) return { ok: false, connection: false, message: `answer of ${text.length} bytes is over the limit` }
+      const bytes = await readCapped(response.body, MAX_ANSWER_BYTES)
+      if (bytes === undefined) return { ok: false, connection: false, message: `answer is over the ${MAX_ANSWER_BYTES}-byte limit` }
+      const text = new TextDecoder().decode(bytes)
       let json: unknown
       try {
         json = text === "" ? undefined : JSON.parse(text)

@@ -50,7 +50,7 @@ const programsLayer = (settings: ChainSettings) =>
     SwapPrograms,
     Effect.gen(function* () {
       const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
-      const services = yield* makeQuoteServices
+      const services = yield* makeQuoteServices({ maxPriceImpactBps: settings.maxPriceImpactBps })
       const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
         chainId: settings.chainId,

@@ -29,6 +29,10 @@ const refused = (r: Refusal): QuoteError => {
       return unavailable(`the route executor's settings could not be read at block ${r.blockNumber}`)
     case "no-route":
       return new NoRoute({})
+    case "price-impact":
+      return new NoRoute({
+        message: `amountIn: the best route's price impact is ${r.impactBps} bps against the reference prices, over this service's limit of ${r.limitBps} bps; try a smaller amount`,
+      })
   }
 }
 
@@ -40,6 +44,8 @@ export interface QuoteServices {
   readonly tokensOf: (world: World, request: QuoteRequest) => Effect.Effect<PricingTokens, QuoteError>
   /** answers given within the World's block, when every source is a function of the World */
   readonly quoteCache: QuoteCache | undefined
+  /** routes moving the price further than this from the reference prices are refused */
+  readonly maxPriceImpactBps: number
 }
 
 /**
@@ -59,7 +65,7 @@ class TokenPair extends Data.Class<{ readonly key: string; readonly world: World
 const PAIR_CACHE_CAPACITY = 10_000
 const PAIR_TTL = Duration.minutes(10)
 
-export const makeQuoteServices: Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> = Effect.gen(function* () {
+export const makeQuoteServices = (options: { readonly maxPriceImpactBps: number }): Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> => Effect.gen(function* () {
   const market = yield* MarketState
   const tokens = yield* Tokens
   const sources = yield* Sources
@@ -78,7 +84,7 @@ export const makeQuoteServices: Effect.Effect<QuoteServices, never, MarketState 
     )
   }
   // the own router's answer is a function of the World; an aggregator's may change within a block
-  return { market, sources, tokensOf, quoteCache: sources.length === 0 ? makeQuoteCache() : undefined }
+  return { market, sources, tokensOf, quoteCache: sources.length === 0 ? makeQuoteCache() : undefined, maxPriceImpactBps: options.maxPriceImpactBps }
 })
 
 /** The latest World, unless the market has failed to refresh it for too long. */
@@ -152,7 +158,7 @@ export const priceRequest = (services: QuoteServices, request: QuoteRequest, opt
 const pricedOn = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<Priced, QuoteError> =>
   Effect.flatMap(services.tokensOf(world, request), (tokens) =>
     Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
-      const priced = price(world, tokens, request, external)
+      const priced = price(world, tokens, request, external, { maxPriceImpactBps: services.maxPriceImpactBps })
       return "kind" in priced ? Effect.fail(refused(priced)) : Effect.succeed(priced)
     }),
   )

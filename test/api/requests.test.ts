@@ -225,6 +225,14 @@ describe("fees, slippage, chain", () => {
     expect(refused(quote({ feeBps: 10, feeRecipient: "0x0000000000000000000000000000000000000000" }))).toBe("feeRecipient: cannot be the zero address")
     expect(refused(quote({ feeBps: 10, feeRecipient: EXECUTOR.toLowerCase() }))).toBe("feeRecipient: cannot be the route executor")
   })
+  test("feeRecipient: never the native-token placeholder 0xEeee…EEeE, in any case, on /quote and /swap, with a fee or without", () => {
+    const placeholder = "cannot be the native-token placeholder 0xEeee…EEeE"
+    for (const address of ["0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE", "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee", "0xEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEE"]) {
+      expect(refused(quote({ feeBps: 10, feeRecipient: address }))).toBe(`feeRecipient: ${placeholder}`)
+      expect(refused(quote({ feeBps: 0, feeRecipient: address }))).toBe(`feeRecipient: ${placeholder}`)
+      expect(refused(swap({ feeBps: 10, feeRecipient: address }))).toBe(`feeRecipient: ${placeholder}`)
+    }
+  })
   test("slippageBps is an integer 0-2000", () => {
     for (const v of [2001, -1, 0.5, "50"]) {
       expect(refused(quote({ slippageBps: v }))).toBe(`slippageBps: must be an integer from 0 to 2000, got ${typeof v === "string" ? `"${v}"` : v}`)

@@ -240,4 +240,9 @@ describe("decodeExecutorError", () => {
     expect(decodeExecutorError(encodeError("Reentrancy()", [], []))).toEqual({ name: "Reentrancy", args: [] })
     expect(decodeExecutorError("0x12345678")).toBeUndefined()
   })
+
+  test("a revert string or a panic is not one of the executor's errors", () => {
+    expect(decodeExecutorError(encodeError("Error(string)", [{ type: "string" }], ["UniswapV2: K"]))).toBeUndefined()
+    expect(decodeExecutorError(encodeError("Panic(uint256)", [{ type: "uint256" }], [0x11n]))).toBeUndefined()
+  })
 })

@@ -129,6 +129,16 @@ describe("bun run serve", () => {
     expect(other).toEqual(["error: invalid configuration:", "CHAIN_ID: must be 5042 (Arc) or 5042002 (Arc testnet), got 1"])
   }, 60_000)
 
+  test("an RPC_URL in plain http to a host that is not loopback is refused at start, naming it, before anything listens", async () => {
+    const manifestPath = join(tempDir(), "manifest.json")
+    writeManifest(manifestPath, devnet.manifest)
+    const lines = await refused(spawnServe(["--manifest", manifestPath], { DATABASE_URL: ":memory:", RPC_URL: `${devnet.manifest.rpcUrl},http://10.11.12.13:8545/key` }))
+    expect(lines).toEqual([
+      "error: invalid configuration:",
+      "RPC_URL: http://10.11.12.13:8545 is plain http to a host that is not loopback, so its answers could be changed on the way: use https, or set RPC_ALLOW_INSECURE=1 for a network you trust",
+    ])
+  }, 30_000)
+
   test("DEXES the service cannot serve are refused at start, naming each venue, with the API's bad settings", async () => {
     const manifestPath = join(tempDir(), "manifest.json")
     writeManifest(manifestPath, devnet.manifest)

@@ -145,6 +145,7 @@ describe("the manifest as the fallback", () => {
       aggregators: [{ name: "devnet-aggregator", kind: "0x-v2", url: "http://127.0.0.1:9999", apiKey: "k" }],
       fromBlock: 0n,
       marketSnapshot: undefined,
+      maxPriceImpactBps: 3000,
     })
   })
 
@@ -164,7 +165,7 @@ describe("the manifest as the fallback", () => {
     const settings = Either.getOrThrow(
       chainSettings(
         {
-          RPC_URL: "http://rpc-1.example, http://rpc-2.example",
+          RPC_URL: "https://rpc-1.example, https://rpc-2.example",
           EXECUTOR_ADDRESS: A.other,
           MULTICALL3_ADDRESS: "  ",
           V3_FACTORY: A.other,
@@ -175,7 +176,7 @@ describe("the manifest as the fallback", () => {
         manifest(),
       ),
     )
-    expect(settings.rpcUrls).toEqual(["http://rpc-1.example", "http://rpc-2.example"])
+    expect(settings.rpcUrls).toEqual(["https://rpc-1.example", "https://rpc-2.example"])
     expect(settings.executor).toBe(A.other)
     expect(settings.multicall3).toBe("0xcA11bde05977b3631167028862bE2a173976CA11")
     // V3_FACTORY stands for the venue uniswap-v3 alone: synthra-v3 and the others stay as the manifest says

@@ -1,0 +1,78 @@
+// One exchange with an aggregator over real HTTP: the answer's body is limited
+// while it is read. A server that streams without end (or far past the limit)
+// is cut off once the limit is passed, and what was read is all that was held.
+import { afterAll, describe, expect, test } from "bun:test"
+import { Effect, Either } from "effect"
+import { exchange, MAX_ANSWER_BYTES } from "../../src/sources/http.ts"
+
+const CHUNK = new Uint8Array(64 * 1024).fill(0x20)
+
+/** A server streaming `total` bytes of spaces (endless when undefined) without a Content-Length, counting what it has handed to the connection. */
+const streamingServer = (total: number | undefined) => {
+  const state = { sent: 0 }
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: () =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (total !== undefined && state.sent >= total) return controller.close()
+            const chunk = total === undefined ? CHUNK : CHUNK.subarray(0, Math.min(CHUNK.length, total - state.sent))
+            state.sent += chunk.length
+            controller.enqueue(chunk)
+          },
+        }),
+        { headers: { "content-type": "application/json" } },
+      ),
+  })
+  return { url: `http://127.0.0.1:${server.port}/quote`, state, stop: () => server.stop(true) }
+}
+
+const servers: Array<{ stop: () => unknown }> = []
+afterAll(() => {
+  for (const s of servers) s.stop()
+})
+
+const ask = (url: string) => Effect.runPromise(Effect.either(exchange("test-aggregator", { method: "GET", url })))
+
+describe("the answer's body", () => {
+  test("an endless body is cut off just past the limit: the exchange fails as unavailable and the server's stream stops", async () => {
+    const server = streamingServer(undefined)
+    servers.push(server)
+    const started = performance.now()
+    const result = await ask(server.url)
+    expect(performance.now() - started).toBeLessThan(10_000)
+    expect(Either.isLeft(result) && result.left).toMatchObject({ source: "test-aggregator", reason: "unavailable", message: `answer is over the ${MAX_ANSWER_BYTES}-byte limit` })
+    // what the server produced, buffered in the sockets on the way included, stays within a few times the limit
+    await Bun.sleep(200)
+    const after = server.state.sent
+    expect(after).toBeLessThan(16 * MAX_ANSWER_BYTES)
+    await Bun.sleep(300)
+    expect(server.state.sent).toBe(after)
+  }, 20_000)
+
+  test("a body past the limit without a Content-Length is refused; one at the limit is read", async () => {
+    const over = streamingServer(MAX_ANSWER_BYTES + 1)
+    const at = streamingServer(MAX_ANSWER_BYTES)
+    servers.push(over, at)
+    expect(Either.isLeft(await ask(over.url))).toBe(true)
+    const read = await ask(at.url)
+    // a megabyte of spaces is not JSON: the answer arrives, with no parsed body
+    expect(Either.isRight(read) && read.right).toEqual({ status: 200, json: undefined })
+  })
+
+  test("a declared Content-Length over the limit is refused before the body is read", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(new Uint8Array(MAX_ANSWER_BYTES + 1).fill(0x20)) })
+    servers.push({ stop: () => server.stop(true) })
+    const result = await ask(`http://127.0.0.1:${server.port}/`)
+    expect(Either.isLeft(result) && result.left.message).toBe(`answer of ${MAX_ANSWER_BYTES + 1} bytes is over the ${MAX_ANSWER_BYTES}-byte limit`)
+  })
+
+  test("a JSON answer under the limit is parsed", async () => {
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ buyAmount: "123", note: "é".repeat(1000) }) })
+    servers.push({ stop: () => server.stop(true) })
+    const result = await ask(`http://127.0.0.1:${server.port}/`)
+    expect(Either.isRight(result) && result.right).toEqual({ status: 200, json: { buyAmount: "123", note: "é".repeat(1000) } })
+  })
+})
