@@ -6,7 +6,8 @@
 // of this chain and this market configuration (chain id, the fingerprint of the
 // venues, executor, feeds, start block and tick window), and of this chain's
 // history (its block's hash is the chain's hash at that number). It is then
-// caught up from its block to the head (one step over the logs in between) and
+// caught up from its block to the head (the start: pools created and ticks
+// changed in between, every pool read at the head; never the swaps) and
 // a sample of its pools is read whole at the head and compared: one
 // disagreement and the market is loaded from the chain instead. Every refusal
 // is one log line; a refused snapshot is never served.
@@ -16,13 +17,11 @@ import type { MarketConfig } from "./market-config.ts"
 import { poolDisagreement } from "./pool-agreement.ts"
 import { decodeSnapshot, encodeSnapshot, snapshotFingerprint, type SnapshotIdentity } from "./snapshot-codec.ts"
 import type { SnapshotStore } from "./snapshot-store.ts"
-import type { ActorState } from "./step.ts"
+import type { ActorState, Stepper } from "./step.ts"
 import { emptyState } from "./step.ts"
 
 /** Pools read whole to check a restored market (all of them when it has fewer) */
 export const DEFAULT_SAMPLE = 32
-
-type Step = (world: ActorState, head: bigint, reread?: ReadonlySet<string>) => Effect.Effect<ActorState, RpcError>
 
 /** `count` keys picked evenly along the sorted list: the same pools for the same market, spread over it. */
 const sampleOf = (keys: readonly string[], count: number): string[] => {
@@ -33,7 +32,7 @@ const sampleOf = (keys: readonly string[], count: number): string[] => {
   return picked
 }
 
-export const marketRestore = (config: MarketConfig, rpc: RpcService, store: SnapshotStore, tickWindow: number, step: Step) => {
+export const marketRestore = (config: MarketConfig, rpc: RpcService, store: SnapshotStore, tickWindow: number, { start, step }: Stepper) => {
   const identity: SnapshotIdentity = { chainId: rpc.chainId, fingerprint: snapshotFingerprint(config, tickWindow) }
   const refuse = (why: string) => Effect.as(Effect.logWarning(`MarketState: stored snapshot not used: ${why}; loading the market from the chain`), undefined)
 
@@ -50,7 +49,7 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
       const block = yield* rpc.getBlock(saved.block)
       if (block.hash !== blockHash) return yield* refuse(`block ${saved.block} has another hash on this chain (another chain's history)`)
 
-      const caught = yield* step({ ...saved, snapshot: { ...emptyState(rpc.chainId, saved.block).snapshot } }, head)
+      const caught = yield* start({ ...saved, snapshot: { ...emptyState(rpc.chainId, saved.block).snapshot } }, head)
       const sample = sampleOf([...caught.states.keys()], config.snapshot?.sample ?? DEFAULT_SAMPLE)
       const checked = yield* step(caught, head, new Set(sample))
       for (const key of sample) {

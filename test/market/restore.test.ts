@@ -1,6 +1,6 @@
 // The market across restarts, on the default devnet: the state written to the
 // embedded store at start and at the end, a restart that restores it and catches
-// up the swaps made while it was down, and every stored state that must not be
+// up the swaps and liquidity changes made while it was down, and every stored state that must not be
 // served (another chain, another venue set, another chain history, a damaged
 // document, a pool that disagrees with the chain) refused with a log line, the
 // market then loaded from the chain.
@@ -112,6 +112,13 @@ describe("restart without rebuilding", () => {
     await send(alice, router, routerArtifact.abi, "exactInputSingle", [
       { tokenIn: weth, tokenOut: tokenAddress(devnet.manifest, "USDC"), fee: 500, recipient: alice, deadline: maxUint256, amountIn: 50n * 10n ** 18n, amountOutMinimum: 0n, sqrtPriceLimitX96: 0n },
     ])
+    // and a V3 position between a new tick and an existing one: only a liquidity log says so
+    const usdcEurc = poolOf("uniswap-v3", "USDC", "EURC")
+    const providerArtifact = ownArtifact("V3LiquidityProvider")
+    const deployed = await devnet.client.deployContract({ abi: providerArtifact.abi, bytecode: providerArtifact.bytecode as Hex, args: [], account: alice, chain: devnet.client.chain } as never)
+    const provider = (await devnet.client.waitForTransactionReceipt({ hash: deployed })).contractAddress!
+    for (const symbol of ["USDC", "EURC"]) await send(alice, tokenAddress(devnet.manifest, symbol), ERC20, "transfer", [provider, 10_000n * 10n ** 6n])
+    await send(alice, provider, providerArtifact.abi, "mint", [usdcEurc.pool, -1500, -1280, 10n ** 11n])
 
     const second = await runMarket(path)
     expect(second.lines.find((l) => l.includes("restored the market of block"))).toContain(`caught up to block ${second.world.blockNumber}`)
@@ -124,6 +131,7 @@ describe("restart without rebuilding", () => {
     const liquidity = (await devnet.client.readContract({ address: v3.pool as Address, abi: V3_POOL, functionName: "liquidity", blockNumber: head })) as bigint
     const v3State = second.world.pools.get(poolKey(devnet.manifest, v3)) as ConcentratedPoolState
     expect([v3State.sqrtPriceX96, v3State.tick, v3State.liquidity]).toEqual([slot0[0], slot0[1], liquidity])
+    expect((second.world.pools.get(poolKey(devnet.manifest, usdcEurc)) as ConcentratedPoolState).ticks.find((t) => t.tick === -1500)?.liquidityNet).toBe(10n ** 11n)
     // and the whole market as a load from the chain has it at the same block
     const fresh = await runMarket(undefined)
     expect(fresh.world.blockNumber).toBe(head)
@@ -179,8 +187,13 @@ describe("a stored market that must not be served", () => {
     expect(started.lines.filter((l) => l.includes("stored snapshot not used"))).toEqual([expect.stringContaining("checksum")])
   }, 60_000)
 
-  test("one whose pool disagrees with the chain though no log says it changed: the sample read at the head finds it", async () => {
-    const said = await refusedStart("disagrees", undefined)
-    expect(said).toEqual([expect.stringContaining(`pool ${v2Key()} disagrees with the chain`)])
+  test("one whose pool's ticks disagree with the chain though no log says they changed: the sample read whole at the head finds it", async () => {
+    // every pool's price and reserves are read again at the start; a tick's liquidityNet only by the sample
+    const v3 = poolKey(devnet.manifest, poolOf("uniswap-v3", "WETH", "USDC"))
+    const said = await refusedStart("disagrees", (doc) => {
+      const ticks = doc.states.find(([key]: [string]) => key === v3)[1].ticks
+      ticks.liquidityNet[0] = (BigInt(ticks.liquidityNet[0]) + 1n).toString()
+    })
+    expect(said).toEqual([expect.stringContaining(`pool ${v3} disagrees with the chain`)])
   }, 60_000)
 })
