@@ -2,9 +2,10 @@
 // of every kind created over a million blocks, and many swaps), served through
 // a node proxy with a public provider's limits (eth_getLogs at most 10,000
 // blocks and 10,000 results, 50 requests a second, 429 past it). Measured: the
-// time and the requests to become ready from nothing and from the stored
-// snapshot, with 5,000 and with 50,000 swaps in the history (the figures must
-// not grow with the swaps); the refresh of a block that touches 200 pools; and
+// time, the requests and the logs read to become ready from nothing and from
+// the stored snapshot, with 5,000 and with 50,000 swaps in the history (the
+// figures must not grow with the swaps: the logs read are the same count); the
+// refresh of a block that touches 200 pools; and
 // at 20,000 pools (a short history), the market's memory per pool and the
 // refresh of a block touching 200 of them.
 import { Effect, Either, ManagedRuntime, Redacted } from "effect"
@@ -43,6 +44,12 @@ const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string) =>
   return ManagedRuntime.make(chainServices(settings, SNAPSHOT_SECRET))
 }
 
+/** The logs the proxy served and the eth_getLogs requests it answered, since its counts were reset. */
+const logsRead = (proxy: NodeProxy) => {
+  const { logsServed, byMethod } = proxy.counts()
+  return { logs: logsServed, requests: byMethod.eth_getLogs ?? 0 }
+}
+
 /** From the runtime's creation to its first World: the start. */
 const start = async (runtime: ReturnType<typeof services>) => {
   const started = performance.now()
@@ -68,6 +75,8 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
       published = world.pools.size
       rows.push({ name: `ready from nothing (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_NOTHING_S}`, met: seconds < READY_FROM_NOTHING_S, note: `${world.pools.size} pools published; fixture built in ${buildSeconds.toFixed(0)} s` })
       rows.push({ name: `requests to ready from nothing (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+      const read = logsRead(proxy)
+      rows.push({ name: `logs read to ready from nothing (${label})`, value: read.logs, unit: "logs", note: `in ${read.requests} eth_getLogs; ${history.poolCount.total} pools created` })
 
       if (touch) {
         // one block that swaps on 200 pools: from its mining to the World at it
@@ -91,6 +100,8 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
       const { world, seconds } = await start(second)
       rows.push({ name: `ready from the snapshot (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_SNAPSHOT_S}`, met: seconds < READY_FROM_SNAPSHOT_S && world.pools.size === published, note: `${world.pools.size} pools published (${published} from nothing)` })
       rows.push({ name: `requests to ready from the snapshot (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+      const read = logsRead(proxy)
+      rows.push({ name: `logs read to ready from the snapshot (${label})`, value: read.logs, unit: "logs", note: `in ${read.requests} eth_getLogs` })
     } finally {
       await second.dispose()
     }
@@ -144,11 +155,18 @@ const measureScale = async (): Promise<Measurement[]> => {
   return rows
 }
 
-export const run = async (): Promise<Measurement[]> => [
-  ...(await measureHistory(5_000, false)),
-  ...(await measureHistory(50_000, true)),
-  ...(await measureScale()),
-]
+/** The logs read to ready from nothing with ten times the swaps, against the count with 5,000: the same. */
+const sameLogs = (few: readonly Measurement[], many: readonly Measurement[]): Measurement => {
+  const logs = (rows: readonly Measurement[]) => rows.find((r) => r.name.startsWith("logs read to ready from nothing"))!.value
+  const [a, b] = [logs(few), logs(many)]
+  return { name: "logs read to ready from nothing, 50,000 swaps against 5,000", value: b - a, unit: "logs", target: "0", met: a === b, note: `${a} with 5,000 swaps, ${b} with 50,000` }
+}
+
+export const run = async (): Promise<Measurement[]> => {
+  const few = await measureHistory(5_000, false)
+  const many = await measureHistory(50_000, true)
+  return [...few, ...many, sameLogs(few, many), ...(await measureScale())]
+}
 
 if (import.meta.main) {
   for (const m of await run()) console.log(m)

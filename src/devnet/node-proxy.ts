@@ -1,7 +1,8 @@
 // A JSON-RPC proxy in front of a real node (anvil) that enforces the limits
 // public RPC providers enforce: requests per second (HTTP 429 with
 // Retry-After), the block range and the number of results of one eth_getLogs,
-// and can play an endpoint that failed (HTTP 503). For tests and benchmarks of
+// and can play an endpoint that failed (HTTP 503); it counts the requests by
+// method and the logs it served. For tests and benchmarks of
 // how the service lives within a public node's limits; nothing at runtime
 // uses it.
 
@@ -25,6 +26,8 @@ export interface NodeProxyCounts {
   readonly rangeRefused: number
   /** eth_getLogs forwarded, whose answer was replaced for holding too many logs */
   readonly resultsRefused: number
+  /** logs in the eth_getLogs answers the client received (refused answers hold none) */
+  readonly logsServed: number
   /** HTTP requests answered 503 while down */
   readonly down?: number
 }
@@ -114,7 +117,7 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
   let current = checkLimits(limits)
   let take = current.requestsPerSecond !== undefined ? tokenBucket(current.requestsPerSecond) : undefined
   let down = false
-  let counts = { byMethod: {} as Record<string, number>, rateLimited: 0, rangeRefused: 0, resultsRefused: 0, down: 0 }
+  let counts = { byMethod: {} as Record<string, number>, rateLimited: 0, rangeRefused: 0, resultsRefused: 0, logsServed: 0, down: 0 }
 
   const post = (body: unknown) => fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
 
@@ -193,6 +196,7 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
         counts.resultsRefused++
         return [rpcError(call!.id, `query returned more than ${limits.maxLogResults} results`)]
       }
+      if (isLogs(call) && Array.isArray(answer.result)) counts.logsServed += answer.result.length
       return [answer]
     })
     return json(batch ? answers : answers[0])
@@ -214,7 +218,7 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
       return { ...counts, byMethod, total: forwardedOrRefused + counts.rateLimited }
     },
     resetCounts: () => {
-      counts = { byMethod: {}, rateLimited: 0, rangeRefused: 0, resultsRefused: 0, down: 0 }
+      counts = { byMethod: {}, rateLimited: 0, rangeRefused: 0, resultsRefused: 0, logsServed: 0, down: 0 }
     },
     setLimits: (limits) => {
       current = checkLimits(limits)

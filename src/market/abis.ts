@@ -110,4 +110,10 @@ export const CREATION_TOPICS: readonly Hex[] = [TOPIC.v2PairCreated, TOPIC.v3Poo
  * Every event the market follows block by block, asked of every emitter: the creations, and the
  * changes of a pool's state (a V2 pair's Sync comes with each of its swaps, mints and burns)
  */
+/**
+ * Events that change which ticks of a V3/V4 pool hold liquidity (Mint, Burn, ModifyLiquidity): what a
+ * stored market's ticks need from the blocks it missed (a swap never changes a tick)
+ */
+export const LIQUIDITY_TOPICS: readonly Hex[] = [TOPIC.v3Mint, TOPIC.v3Burn, TOPIC.v4ModifyLiquidity]
+
 export const FOLLOWED_TOPICS: readonly Hex[] = [...CREATION_TOPICS, TOPIC.v2Sync, TOPIC.v3Swap, TOPIC.v3Mint, TOPIC.v3Burn, TOPIC.v4Swap, TOPIC.v4ModifyLiquidity, TOPIC.v4ProtocolFeeUpdated]

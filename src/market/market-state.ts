@@ -1,15 +1,15 @@
-// MarketState: the actor that owns the market. One fiber discovers pools from
-// every venue (V2/V3 factories, V4 PoolManagers, stable pools listed or found
-// through a Curve-style factory), reads
-// their full state once, then
+// MarketState: the actor that owns the market. It starts (step.ts `start`): the
+// pools every venue created (V2/V3 factories, V4 PoolManagers; their creation
+// events only, never the history's swaps) and the stable pools listed or found
+// through a Curve-style factory, each read whole at the head. Then one fiber
 // follows new blocks and re-reads only the pools that the block's logs touched,
-// in one batched read at the block (one step: step.ts). Each result is published
+// in one batched read at the block (one step: step.ts `step`). Each result is published
 // as an immutable snapshot; readers never wait on the chain. On RPC failures it
 // keeps serving the last snapshot, retries with backoff and reports how stale it is.
 //
 // The head is polled (eth_blockNumber) every `pollInterval`; several blocks mined
 // between polls are processed as one step. A head below the processed block (a
-// node reset) rebuilds the market from `fromBlock`. Arc finalizes blocks
+// node reset) starts the market again from `fromBlock`. Arc finalizes blocks
 // deterministically, so reorgs above the head are not handled.
 import { Clock, Context, Data, Duration, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, SubscriptionRef } from "effect"
 import { Rpc, RpcError } from "../chain/index.ts"
@@ -70,7 +70,7 @@ export const makeMarketState = (config: MarketConfig) =>
 
     const empty = (block: bigint): ActorState => emptyState(rpc.chainId, block)
 
-    const step = stepper(config, rpc, tokens, halfWidth)
+    const phases = stepper(config, rpc, tokens, halfWidth)
     // the embedded store of the market's state, when one is configured, has a secret to sign with, and opens
     const kept = config.snapshot
     const store = kept === undefined
@@ -81,16 +81,16 @@ export const makeMarketState = (config: MarketConfig) =>
             undefined,
           )
         : yield* snapshotStoreScoped(kept.path, snapshotKey(Redacted.value(kept.secret))).pipe(
-            Effect.map((opened) => marketRestore(config, rpc, opened, halfWidth, step)),
+            Effect.map((opened) => marketRestore(config, rpc, opened, halfWidth, phases)),
             Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no snapshot store: ${e.message}`), undefined)),
           )
 
-    // the initial load, before the layer is ready: the stored market caught up to the head, or
-    // the pools created from fromBlock to the head, read at the head
+    // the start, before the layer is ready: the stored market started from its block to the head, or
+    // the market started from fromBlock
     const initial = yield* Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       const restored = store === undefined ? undefined : yield* store.restore(head)
-      return restored ?? (yield* step(empty(config.fromBlock - 1n), head))
+      return restored ?? (yield* phases.start(empty(config.fromBlock - 1n), head))
     }).pipe(
       // an attempt that fails is said, with why, before the next one starts over
       Effect.tapError((e) => Effect.logWarning(`MarketState: the initial load failed (${e.message}); trying again`)),
@@ -114,9 +114,8 @@ export const makeMarketState = (config: MarketConfig) =>
     const poll = Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       if (head !== world.block) {
-        // a head behind us means the chain was reset: rebuild from the start
-        const from = head > world.block ? world : empty(config.fromBlock - 1n)
-        const next = yield* step(from, head)
+        // a head behind us means the chain was reset: start again
+        const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
         world = next
         yield* Ref.set(excludedRef, excludedView(next))
         const now = unregisteredVenues(config, next)

@@ -7,26 +7,26 @@
 // this market configuration (chain id, the fingerprint of the venues, executor,
 // feeds, start block and tick window), and of this chain's history (its block's
 // hash is the chain's hash at that number). It is then caught up from its block
-// to the head (one step over the logs in between), and checked against the chain
-// at the head before anything is served (restore-check.ts): every pool's state
-// and stored ticks, and the tick bitmap near each price, read again in one
-// batched pass, and the facts of a random sample of pools. One difference and the market is loaded from the chain
-// instead. Every refusal is one log line; a refused snapshot is never served.
+// to the head as a start is (pools created and ticks changed in between; never
+// the swaps), and checked against the chain at the head before anything is
+// served (restore-check.ts): every pool's state and stored ticks, and the tick
+// bitmap near each price, read again in one batched pass, and the facts of a
+// random sample of pools. One difference and the market is loaded from the
+// chain instead. Every refusal is one log line; a refused snapshot is never served.
 import { Chunk, Effect, Either, Option, Random } from "effect"
 import type { RpcError, RpcService } from "../chain/index.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { restoredMarketProblem } from "./restore-check.ts"
 import { decodeSnapshot, encodeSnapshot, snapshotFingerprint, type SnapshotIdentity } from "./snapshot-codec.ts"
 import type { SnapshotStore } from "./snapshot-store.ts"
-import type { ActorState } from "./step.ts"
+import type { ActorState, Stepper } from "./step.ts"
 import { emptyState } from "./step.ts"
 
 /** Pools whose facts (tokens, fee, tick spacing, coins) a restore reads from the chain, picked at random each time */
 export const DEFAULT_SAMPLE = 32
 
-type Step = (world: ActorState, head: bigint) => Effect.Effect<ActorState, RpcError>
 
-export const marketRestore = (config: MarketConfig, rpc: RpcService, store: SnapshotStore, tickWindow: number, step: Step) => {
+export const marketRestore = (config: MarketConfig, rpc: RpcService, store: SnapshotStore, tickWindow: number, { start }: Stepper) => {
   const identity: SnapshotIdentity = { chainId: rpc.chainId, fingerprint: snapshotFingerprint(config, tickWindow) }
   const refuse = (why: string) => Effect.as(Effect.logWarning(`MarketState: stored snapshot not used: ${why}; loading the market from the chain`), undefined)
 
@@ -43,7 +43,7 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
       const block = yield* rpc.getBlock(saved.block)
       if (block.hash !== blockHash) return yield* refuse(`block ${saved.block} has another hash on this chain (another chain's history)`)
 
-      const caught = yield* step({ ...saved, snapshot: { ...emptyState(rpc.chainId, saved.block).snapshot } }, head)
+      const caught = yield* start({ ...saved, snapshot: { ...emptyState(rpc.chainId, saved.block).snapshot } }, head)
       const shuffled = yield* Random.shuffle(caught.states.keys())
       const sample = Chunk.toReadonlyArray(Chunk.take(shuffled, config.snapshot?.sample ?? DEFAULT_SAMPLE))
       const problem = yield* restoredMarketProblem(config, caught, head, tickWindow, sample, (reads) => rpc.multicall(reads, { blockNumber: head }))

@@ -1,18 +1,26 @@
-// One step of the market actor, from the last processed block to the head:
-//  1. eth_getLogs. The first step (no pool known yet) asks only for the events
-//     that create pools or change the executor's registry (PairCreated,
-//     PoolCreated, Initialize; RouterAllowlistChanged, VenueSet, StablePoolSet)
-//     of every venue's factory or PoolManager and the executor: few events over
-//     the whole history, however many swaps it holds; the pools' state is then
-//     read at the head. Later steps ask every emitter for those events and the
-//     ones that change a pool: Sync (V2), Swap, Mint, Burn (V3) and Swap,
+// The two phases of the market actor. Each takes the market from the block it
+// knows to the head, in one batched read at the head.
+//
+// The start (`start`), before the market is ready: from nothing (the block before
+// MARKET_FROM_BLOCK) or from a stored market (its block). It asks eth_getLogs only
+// for the events that create pools or change the executor's registry
+// (PairCreated, PoolCreated, Initialize; RouterAllowlistChanged, VenueSet,
+// StablePoolSet) of every venue's factory or PoolManager and the executor, and,
+// when it holds V3/V4 pools already (a stored market), for the liquidity changes
+// that name their ticks (Mint, Burn, ModifyLiquidity): never a swap, so what a
+// start reads does not grow with the history's trading. Every stable factory's
+// list is read again, and every pool known (stored, created, listed or found
+// through a stable factory) is read at the head.
+//
+// A block step (`step`), once ready, follows the head:
+//  1. eth_getLogs. Every emitter is asked for the creations and registry events
+//     and the ones that change a pool: Sync (V2), Swap, Mint, Burn (V3) and Swap,
 //     ModifyLiquidity, ProtocolFeeUpdated (V4, by pool id) mark known pools
 //     touched; Mint, Burn and ModifyLiquidity also name two ticks. A second
 //     eth_getLogs over the stable pools and the stable factories: any log of a
 //     pool touches it; any log of a factory has its pool_count() and the new
-//     pool_list(i) read again (at the first step, every index). Stable pools,
-//     listed or found through a factory, are discovered by reading their coins
-//     and the coins' decimals once.
+//     pool_list(i) read again. Stable pools, listed or found through a factory,
+//     are discovered by reading their coins and the coins' decimals once.
 //  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
@@ -28,16 +36,17 @@
 //     (two more batched reads). The window is whole bitmap words covering
 //     ±tickWindow ticks around the current tick (default 32768 ticks, a price
 //     factor of ~26.5 either way); each pool publishes it as [tickLower, tickUpper].
-// The executor's settings and the reference prices are read in the same batched
-// read as step 3, and its registry (RouterAllowlistChanged, VenueSet,
-// StablePoolSet) is followed from step 1: with an executor, only pools of
-// venues its owner registered, and stable pools it registered, are published.
+// Steps 2 to 4 are the start's too. The executor's settings and the reference
+// prices are read in the same batched read as step 3, and its registry
+// (RouterAllowlistChanged, VenueSet, StablePoolSet) is followed from the logs:
+// with an executor, only pools of venues its owner registered, and stable pools
+// it registered, are published.
 import { Effect } from "effect"
 import type { Address, Hex } from "viem"
-import { read, type Read, type ReadResult, type RpcService } from "../chain/index.ts"
+import { read, type Read, type ReadResult, type RpcError, type RpcLog, type RpcService } from "../chain/index.ts"
 import type { TokensService } from "../tokens/index.ts"
 import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePoolState, type V2PoolState } from "../amm/index.ts"
-import { CREATION_TOPICS, FOLLOWED_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
+import { CREATION_TOPICS, FOLLOWED_TOPICS, LIQUIDITY_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
 import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder } from "./log-decoding.ts"
@@ -66,7 +75,7 @@ export interface ActorState {
   readonly snapshot: World
 }
 
-/** The state before any block is processed: the step from it to the head is a full load. */
+/** The state before any block is processed: the start from it to the head is a full load. */
 export const emptyState = (chainId: number, block: bigint): ActorState => ({
   block,
   metas: new Map(),
@@ -119,8 +128,17 @@ const chunked = <A>(items: readonly A[], size: number): A[][] => {
   return out
 }
 
-/** One step of the actor: from the world at `world.block` to the world at `head`. */
-export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number) => {
+/** A phase of the actor: the world at `world.block` taken to the world at `head`. */
+export type Phase = (world: ActorState, head: bigint) => Effect.Effect<ActorState, RpcError>
+
+export interface Stepper {
+  /** the start: creations and registry events (and a stored market's liquidity changes), every known pool read at the head */
+  readonly start: Phase
+  /** one block step: every followed event */
+  readonly step: Phase
+}
+
+export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number): Stepper => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
   const { registryEvent, stableFactory, discover, touch } = logDecoder(config.venues, config.executor)
@@ -131,36 +149,44 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
   if (config.executor !== undefined) emitters.push(config.executor)
   const listedStablePools = config.venues.flatMap((v) => (v.kind === "curve-stableswap" ? v.pools.map((pool) => ({ venue: v.name, pool })) : []))
   const stableFactories = config.venues.flatMap((v) => (v.kind === "curve-stableswap" && v.factory !== undefined ? [{ venue: v.name, factory: v.factory }] : []))
+  const none = Effect.succeed<readonly RpcLog[]>([])
 
-  // the first step: creations and registry changes of the known emitters; then every emitter's followed events
-  const fetchLogs = (world: ActorState, head: bigint) =>
-    world.metas.size === 0
-      ? rpc.getLogs({ address: emitters, topics: [CREATION_TOPICS], fromBlock: world.block + 1n, toBlock: head })
-      : rpc.getLogs({ topics: [FOLLOWED_TOPICS], fromBlock: world.block + 1n, toBlock: head })
-  // any log of the stable pools and factories, a bounded list of addresses per request
-  const fetchStableLogs = (addresses: readonly Address[], from: bigint, head: bigint) =>
-    Effect.forEach(chunked(addresses, ADDRESSES_PER_REQUEST), (group) => rpc.getLogs({ address: group, fromBlock: from, toBlock: head }), { concurrency: 2 }).pipe(
-      Effect.map((groups) => groups.flat()),
+  // the start's logs: creations and registry changes by emitter (an empty address list would mean every
+  // contract); the liquidity changes of any emitter when the market holds V3/V4 pools whose ticks they may name
+  const startLogs = (world: ActorState, head: bigint) => {
+    const range = { fromBlock: world.block + 1n, toBlock: head }
+    const concentrated = [...world.states.values()].some((s) => s.kind === "uniswap-v3" || s.kind === "uniswap-v4")
+    return Effect.all(
+      [
+        emitters.length > 0 ? rpc.getLogs({ address: emitters, topics: [CREATION_TOPICS], ...range }) : none,
+        concentrated ? rpc.getLogs({ topics: [LIQUIDITY_TOPICS], ...range }) : none,
+      ],
+      { concurrency: 2 },
+    ).pipe(Effect.map(([creations, liquidity]) => [...creations, ...liquidity]))
+  }
+  // a block step's logs: every emitter's followed events, and any log of the stable pools and factories
+  // (a bounded list of addresses per request)
+  const blockLogs = (world: ActorState, head: bigint) => {
+    const stableAddresses: Address[] = []
+    for (const meta of world.metas.values()) {
+      const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
+      if (watched && meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
+    }
+    // a factory is followed once its list has been read
+    for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
+    const stableLogs = Effect.forEach(
+      chunked(stableAddresses, ADDRESSES_PER_REQUEST),
+      (group) => rpc.getLogs({ address: group, fromBlock: world.block + 1n, toBlock: head }),
+      { concurrency: 2 },
     )
+    return Effect.all([rpc.getLogs({ topics: [FOLLOWED_TOPICS], fromBlock: world.block + 1n, toBlock: head }), stableLogs], { concurrency: 2 }).pipe(
+      Effect.map(([followed, stable]) => [...followed, ...stable.flat()]),
+    )
+  }
 
-  return (world: ActorState, head: bigint) =>
+  const advance = (starting: boolean, world: ActorState, head: bigint) =>
     Effect.gen(function* () {
-      const stableAddresses: Address[] = []
-      for (const meta of world.metas.values()) {
-        const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
-        if (watched && meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
-      }
-      // a factory is followed once its list has been read
-      for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
-      const [logs, stableLogs] = world.block < head
-        ? yield* Effect.all(
-            [
-              fetchLogs(world, head),
-              stableAddresses.length > 0 ? fetchStableLogs(stableAddresses, world.block + 1n, head) : Effect.succeed([]),
-            ],
-            { concurrency: 2 },
-          )
-        : [[], []]
+      const logs = world.block >= head ? [] : yield* (starting ? startLogs(world, head) : blockLogs(world, head))
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
       const metas = new Map(world.metas)
@@ -169,7 +195,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const namedTicks = new Map<string, Set<number>>()
       let registry = world.registry
       const loggedFactories = new Set<string>()
-      for (const log of [...logs, ...stableLogs]) {
+      for (const log of logs) {
         const factory = stableFactory(log)
         if (factory !== undefined) {
           loggedFactories.add(factory)
@@ -197,9 +223,14 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           namedTicks.set(hit.key, set)
         }
       }
-      // the stable factories never read, or that logged: the pools they list past the known count
+      // at the start, every pool known is read at the head, whatever the logs say
+      if (starting) {
+        for (const [key, e] of world.excluded) if (e.recheck) touched.add(key)
+        for (const key of world.states.keys()) touched.add(key)
+      }
+      // at the start every stable factory, later those never read or that logged: the pools they list past the known count
       const factoryCounts = new Map(world.factoryCounts)
-      const relist = stableFactories.filter(({ factory }) => !factoryCounts.has(factory.toLowerCase()) || loggedFactories.has(factory.toLowerCase()))
+      const relist = stableFactories.filter(({ factory }) => starting || !factoryCounts.has(factory.toLowerCase()) || loggedFactories.has(factory.toLowerCase()))
       const listedByFactory: { venue: string; pool: Address }[] = []
       if (relist.length > 0) {
         const known = (factory: Address) => factoryCounts.get(factory.toLowerCase()) ?? 0n
@@ -400,5 +431,10 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         refreshed,
       }
       return { block: head, metas, excluded, states, hidden, ramping, registry, factoryCounts, snapshot } satisfies ActorState
-    }).pipe(Effect.withSpan("MarketState.step", { attributes: { head: head.toString() } }))
+    }).pipe(Effect.withSpan(starting ? "MarketState.start" : "MarketState.step", { attributes: { head: head.toString() } }))
+
+  return {
+    start: (world, head) => advance(true, world, head),
+    step: (world, head) => advance(false, world, head),
+  }
 }

@@ -110,7 +110,7 @@ describe("node proxy", () => {
     expect(counts.byMethod).toEqual({ eth_getLogs: 12 }) // the proxy's own head lookups are not the client's
   })
 
-  test("eth_getLogs answering more than maxLogResults logs is refused after forwarding", async () => {
+  test("eth_getLogs answering more than maxLogResults logs is refused after forwarding; the logs served are counted", async () => {
     const token = ownArtifact("TestToken")
     const address: Address = await chain.deploy(token, ["Proxy Test", "PXT", 18])
     const from = await head()
@@ -134,6 +134,8 @@ describe("node proxy", () => {
     expect(((await rpc("eth_getLogs", [filter])).result as unknown[]).length).toBe(6)
     expect(proxy.counts().resultsRefused).toBe(2)
     expect(proxy.counts().byMethod.eth_getLogs).toBe(5)
+    // the logs the client received: 6, 3 and 6; a refused answer holds none
+    expect(proxy.counts().logsServed).toBe(15)
   })
 
   test("past requestsPerSecond: HTTP 429 with Retry-After, nothing forwarded; after waiting it, a request passes", async () => {
