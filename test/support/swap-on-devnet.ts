@@ -38,6 +38,8 @@ export const startSwapOnDevnet = async (
     readonly scenarioText?: string
     /** the endpoint the service reads the chain through (a proxy in front of the devnet, say) */
     readonly rpcUrl?: (devnet: TestDevnet) => string
+    /** more of the service's chain settings, as environment variables (MAX_PRICE_IMPACT_BPS, say) */
+    readonly env?: Record<string, string>
   } = {},
 ): Promise<SwapOnDevnet> => {
   const devnet = await startTestDevnet(options.scenarioText !== undefined ? { scenarioText: options.scenarioText } : {})
@@ -47,7 +49,7 @@ export const startSwapOnDevnet = async (
   let settings: ChainSettings
   try {
     const rpcUrl = options.rpcUrl?.(devnet)
-    settings = Either.getOrThrow(chainSettings(rpcUrl !== undefined ? { RPC_URL: rpcUrl } : {}, manifest))
+    settings = Either.getOrThrow(chainSettings({ ...options.env, ...(rpcUrl !== undefined ? { RPC_URL: rpcUrl } : {}) }, manifest))
     api = await startApiServer({
       programs: livePrograms(settings).pipe(Layer.orDie),
       env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
