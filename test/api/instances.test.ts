@@ -30,7 +30,7 @@ beforeAll(async () => {
     TEST_SWAP_DELAY_MS: String(SWAP_DELAY_MS),
   }
   instances = await Promise.all([startInstance(env), startInstance(env), startInstance(env)])
-})
+}, 60_000)
 
 afterAll(async () => {
   // a graceful stop of each: exit code 0
