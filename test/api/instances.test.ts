@@ -162,5 +162,5 @@ describe("an instance that crashes", () => {
     } finally {
       await victim.kill()
     }
-  })
+  }, 30_000)
 })

@@ -70,7 +70,7 @@ describe("SIGTERM", () => {
     expect(await slots(record.id)).toBe(0)
     // its JSON log says it listened
     expect(instance.lines.some((l) => l.startsWith("{") && JSON.parse(l).message.startsWith("API listening on"))).toBe(true)
-  })
+  }, 30_000)
 
   test("a request longer than SHUTDOWN_TIMEOUT_MS is cut there; the slot still goes back; exit 0", async () => {
     const instance = await startInstance({ ...env, TEST_SWAP_DELAY_MS: "60000", SHUTDOWN_TIMEOUT_MS: "300" })
@@ -91,5 +91,5 @@ describe("SIGTERM", () => {
     expect(await instance.proc.exited).toBe(0)
     expect(performance.now() - signalled).toBeLessThan(3_000)
     expect(await slots(record.id)).toBe(0)
-  })
+  }, 30_000)
 })
