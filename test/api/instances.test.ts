@@ -76,17 +76,11 @@ const tally = (answers: Answer[]) => {
 describe("three instances, one key", () => {
   test("60 a minute: exactly 60 requests pass over the three; the 61st is 429 wherever it lands", async () => {
     const { key } = await newKey(60, 1_000)
-    const started = performance.now()
     const burst = await Promise.all(Array.from({ length: 75 }, (_, i) => call(instances[i % 3]!, "/quote", key)))
-    // the bucket refills one request a second: a burst slowed past a second by a busy machine earns that many more
-    const refilled = Math.floor((performance.now() - started) / 1_000)
-    const { OK, RATE_LIMITED } = tally(burst) as { OK: number; RATE_LIMITED: number }
-    expect(OK + RATE_LIMITED).toBe(75)
-    expect(OK).toBeGreaterThanOrEqual(60)
-    expect(OK).toBeLessThanOrEqual(60 + refilled)
+    expect(tally(burst)).toEqual({ OK: 60, RATE_LIMITED: 15 })
     // one shared bucket: each remaining count from 59 to 0 given exactly once, whichever instance answered
     const remaining = burst.filter((a) => a.status === 200).map((a) => Number(a.headers.get("x-ratelimit-remaining")))
-    if (refilled === 0) expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i))
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i))
     for (const instance of instances) {
       const next = await call(instance, "/quote", key)
       expectError(next, 429, "RATE_LIMITED", "over this API key's limit of 60 requests a minute")
