@@ -1,4 +1,5 @@
-// The AMM room's door: exact on-chain swap math of Uniswap V2, V3 and V4 as
+// The AMM room's door: exact on-chain swap math of Uniswap V2, V3 and V4 and
+// Curve-style stable pools, exact input and its inverse (exact output), as
 // pure bigint functions (no Effect, no I/O, no floating point). Every function
 // throws AmmRevert where the contract reverts; the pool simulations return a
 // result union instead.
@@ -70,6 +71,7 @@ export {
   getD,
   getY,
   getDy,
+  getDx,
   stableExchange,
   calcAddLiquidity,
   type StableSwapParams,
