@@ -51,6 +51,7 @@ export { poolTokens, type ConcentratedPoolState, type PairPoolState, type PoolKi
 export { getAmountOut, getAmountIn, getAmountOutWithFee } from "./v2.ts"
 export {
   swapExactInput,
+  swapExactOutput,
   poolAfterSwap,
   checkConcentratedPool,
   DEFAULT_LIMIT_ZERO_FOR_ONE,
@@ -60,8 +61,9 @@ export {
   type SwapSuccess,
   type SwapFailure,
   type SwapFailureReason,
+  type TradeSide,
 } from "./v3.ts"
-export { swapExactInputV4, calculateSwapFee } from "./v4.ts"
+export { swapExactInputV4, swapExactOutputV4, calculateSwapFee } from "./v4.ts"
 export {
   STABLE_A_PRECISION,
   STABLE_FEE_DENOMINATOR,
