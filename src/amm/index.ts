@@ -1,4 +1,5 @@
-// The AMM room's door: exact on-chain swap math of Uniswap V2, V3 and V4 as
+// The AMM room's door: exact on-chain swap math of Uniswap V2, V3 and V4 and
+// Curve-style stable pools, exact input and its inverse (exact output), as
 // pure bigint functions (no Effect, no I/O, no floating point). Every function
 // throws AmmRevert where the contract reverts; the pool simulations return a
 // result union instead.
@@ -50,6 +51,7 @@ export { poolTokens, type ConcentratedPoolState, type PairPoolState, type PoolKi
 export { getAmountOut, getAmountIn, getAmountOutWithFee } from "./v2.ts"
 export {
   swapExactInput,
+  swapExactOutput,
   poolAfterSwap,
   checkConcentratedPool,
   DEFAULT_LIMIT_ZERO_FOR_ONE,
@@ -59,8 +61,9 @@ export {
   type SwapSuccess,
   type SwapFailure,
   type SwapFailureReason,
+  type TradeSide,
 } from "./v3.ts"
-export { swapExactInputV4, calculateSwapFee } from "./v4.ts"
+export { swapExactInputV4, swapExactOutputV4, calculateSwapFee } from "./v4.ts"
 export {
   STABLE_A_PRECISION,
   STABLE_FEE_DENOMINATOR,
@@ -70,6 +73,7 @@ export {
   getD,
   getY,
   getDy,
+  getDx,
   stableExchange,
   calcAddLiquidity,
   type StableSwapParams,

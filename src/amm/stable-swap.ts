@@ -1,6 +1,6 @@
 // Curve's StableSwap plain pool (curve-factory plain-N templates; the devnet's
-// contracts/src/devnet/StableSwapPool.sol): get_D, get_y, get_dy and
-// add_liquidity's mint, in the pool's integer operations and their order.
+// contracts/src/devnet/StableSwapPool.sol): get_D, get_y, get_dy, get_dx
+// (exact to the pool's own get_dy) and add_liquidity's mint, in the pool's integer operations and their order.
 // Every uint256 operation is checked as Vyper (and Solidity 0.8) checks it:
 // an overflow, an underflow or a division by zero throws AmmRevert where the
 // pool reverts. No admin fee: every fee stays in the pool's balances.
@@ -155,6 +155,106 @@ export const getDy = (pool: StableSwapParams, i: number, j: number, dx: bigint):
   const dy = sub(sub(xp[j] as bigint, y), 1n)
   const fee = div(mul(pool.fee, dy), STABLE_FEE_DENOMINATOR)
   return div(mul(sub(dy, fee), STABLE_PRECISION), rates[j] as bigint)
+}
+
+/** getDy(dx), or undefined where the pool reverts; reverts other than `tolerated` propagate. */
+const dyOrRevert = (pool: StableSwapParams, i: number, j: number, dx: bigint, tolerated: (e: AmmRevert) => boolean): bigint | undefined => {
+  try {
+    return getDy(pool, i, j, dx)
+  } catch (e) {
+    if (e instanceof AmmRevert && tolerated(e)) return undefined
+    throw e
+  }
+}
+
+/**
+ * The least dx with getDy(i, j, dx) >= dy: the input an exchange needs to pay
+ * at least dy of coin j. Estimated from the invariant as the pools' get_dx
+ * does (stableswap-ng): y = xp[j] - (dy * rate[j] / PRECISION + 1) *
+ * FEE_DENOMINATOR / (FEE_DENOMINATOR - fee), x = get_y(j, i, y),
+ * dx = (x - xp[i]) * PRECISION / rate[i]; then settled against getDy itself
+ * (the port of the pool's get_dy, whose rounding the estimate does not
+ * follow): widened by doubling steps up or down until it brackets the answer,
+ * then bisected, so that getDy(dx) >= dy and getDy(dx - 1) < dy hold exactly.
+ * A dx whose get_dy reverts (too small to pay anything) counts as paying
+ * less. Refused (InsufficientLiquidity) when the pool cannot pay dy: dy at or
+ * above its balance of coin j, or no dx below the point where the pool's
+ * arithmetic overflows; a dy <= 0 is InsufficientOutputAmount.
+ */
+export const getDx = (pool: StableSwapParams, i: number, j: number, dy: bigint): bigint => {
+  checkPool(pool)
+  checkAmount(dy)
+  if (i === j) throw new AmmRevert("SameCoin", "get_dx")
+  const balanceJ = at(pool.balances, j)
+  at(pool.balances, i)
+  if (dy === 0n) throw new AmmRevert("InsufficientOutputAmount", "get_dx: dy is 0")
+  if (dy >= balanceJ) throw new AmmRevert("InsufficientLiquidity", `get_dx: dy ${dy} >= balance ${balanceJ} of coin ${j}`)
+  if (pool.fee >= STABLE_FEE_DENOMINATOR) throw new AmmRevert("InvalidFee", `fee ${pool.fee}`)
+
+  const estimate = (): bigint => {
+    const rates = pool.rates
+    const xp = stableXp(rates, pool.balances)
+    const wanted = div(mul(add(div(mul(dy, rates[j] as bigint), STABLE_PRECISION), 1n), STABLE_FEE_DENOMINATOR), STABLE_FEE_DENOMINATOR - pool.fee)
+    const y = sub(xp[j] as bigint, wanted)
+    const x = getY(j, i, y, xp, pool.amp)
+    return div(mul(sub(x, xp[i] as bigint), STABLE_PRECISION), rates[i] as bigint)
+  }
+  let guess: bigint
+  try {
+    guess = estimate()
+  } catch (e) {
+    // the invariant has no room for dy at this fee, or the estimate hit the pool's limits: search from 1
+    if (!(e instanceof AmmRevert)) throw e
+    guess = 1n
+  }
+  if (guess < 1n) guess = 1n
+
+  // below the answer a small dx may make get_dy underflow (it pays nothing); above it the
+  // only reverts are the pool's limits, where no larger dx can pay either
+  const paysBelow = (dx: bigint): boolean => {
+    const out = dyOrRevert(pool, i, j, dx, () => true)
+    return out !== undefined && out >= dy
+  }
+  const cannot = (detail: string) => new AmmRevert("InsufficientLiquidity", `get_dx: the pool cannot pay ${dy} of coin ${j} (${detail})`)
+  const paysAbove = (dx: bigint): boolean => {
+    if (dx > MAX_UINT256) throw cannot("dx beyond uint256")
+    try {
+      return getDy(pool, i, j, dx) >= dy
+    } catch (e) {
+      if (!(e instanceof AmmRevert)) throw e
+      if (e.code === "ArithmeticUnderflow" || e.code === "DivisionByZero") return false
+      throw cannot(e.message)
+    }
+  }
+
+  // bracket: lo pays less than dy (0 by definition), hi pays at least dy
+  let lo: bigint
+  let hi: bigint
+  if (paysAbove(guess)) {
+    hi = guess
+    let step = 1n
+    lo = hi - step
+    while (lo > 0n && paysBelow(lo)) {
+      hi = lo
+      step *= 2n
+      lo = hi - step < 0n ? 0n : hi - step
+    }
+  } else {
+    lo = guess
+    let step = 1n
+    hi = lo + step
+    while (!paysAbove(hi)) {
+      lo = hi
+      step *= 2n
+      hi = lo + step
+    }
+  }
+  while (hi - lo > 1n) {
+    const mid = (lo + hi) / 2n
+    if (paysBelow(mid)) hi = mid
+    else lo = mid
+  }
+  return hi
 }
 
 export interface StableExchange {

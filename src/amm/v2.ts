@@ -1,7 +1,8 @@
 // Port of UniswapV2Library.getAmountOut / getAmountIn (v2-periphery
 // contracts/libraries/UniswapV2Library.sol): the constant-product quote with
-// the 0.3% fee (997/1000) that UniswapV2Pair.swap's K check enforces. The
-// library uses SafeMath, so every uint256 overflow reverts; so does this.
+// the 0.3% fee (997/1000) that UniswapV2Pair.swap's K check enforces, and the
+// same at a fork's fee in basis points. The library uses SafeMath, so every
+// uint256 overflow reverts; so does this.
 import { MAX_UINT256 } from "./constants.ts"
 import { AmmRevert } from "./errors.ts"
 
@@ -26,17 +27,24 @@ export const getAmountOut = (amountIn: bigint, reserveIn: bigint, reserveOut: bi
 }
 
 /**
- * Input needed for `amountOut`: floor(reserveIn*amountOut*1000 /
- * ((reserveOut - amountOut)*997)) + 1. Reverts on a zero output, an empty
- * reserve, or amountOut >= reserveOut (SafeMath underflow / division by zero).
+ * The least input a pair whose swap fee is `feeBps` basis points pays
+ * `amountOut` for: ceil(reserveIn*amountOut*10000 / ((reserveOut -
+ * amountOut)*(10000-feeBps))), the least amountIn whose getAmountOutWithFee
+ * (the most the pair's K check lets out) reaches amountOut.
+ * UniswapV2Library.getAmountIn computes floor(...) + 1 (at 30 bps), the same
+ * number except when the division is exact, where the library asks one unit
+ * more than the pair needs. Reverts like the library on a zero output or an
+ * empty reserve, and on amountOut >= reserveOut (no input buys the whole
+ * reserve); a fee outside [0, 10000) is InvalidFee.
  */
-export const getAmountIn = (amountOut: bigint, reserveIn: bigint, reserveOut: bigint): bigint => {
+export const getAmountIn = (amountOut: bigint, reserveIn: bigint, reserveOut: bigint, feeBps: number): bigint => {
+  if (!Number.isInteger(feeBps) || feeBps < 0 || feeBps >= 10_000) throw new AmmRevert("InvalidFee", `feeBps ${feeBps}`)
   if (amountOut <= 0n) throw new AmmRevert("InsufficientOutputAmount", "UniswapV2Library: INSUFFICIENT_OUTPUT_AMOUNT")
   if (reserveIn <= 0n || reserveOut <= 0n) throw new AmmRevert("InsufficientLiquidity", "UniswapV2Library: INSUFFICIENT_LIQUIDITY")
   if (amountOut >= reserveOut) throw new AmmRevert("InsufficientLiquidity", "amountOut >= reserveOut")
-  const numerator = checked(checked(reserveIn * amountOut, "getAmountIn") * 1000n, "getAmountIn")
-  const denominator = (reserveOut - amountOut) * 997n
-  return checked(numerator / denominator + 1n, "getAmountIn")
+  const numerator = checked(checked(reserveIn * amountOut, "getAmountIn") * 10_000n, "getAmountIn")
+  const denominator = checked((reserveOut - amountOut) * BigInt(10_000 - feeBps), "getAmountIn")
+  return (numerator + denominator - 1n) / denominator
 }
 
 /**

@@ -1,5 +1,5 @@
-// Exact-input swap simulation of a Uniswap V3 pool: the loop of
-// UniswapV3Pool.swap (v3-core 1.0.x) over a snapshot of the pool's state.
+// Swap simulation of a Uniswap V3 pool, exact input and exact output: the loop
+// of UniswapV3Pool.swap (v3-core 1.0.x) over a snapshot of the pool's state.
 //
 // What is reproduced, step for step:
 //  - the price-limit check (require ... 'SPL'), with QuoterV2's default limit
@@ -7,7 +7,9 @@
 //  - each step's target: the next initialized tick within one bitmap word, or
 //    the word boundary when the word has none (tick-bitmap.ts), clamped to
 //    MIN_TICK/MAX_TICK, or the price limit when it comes first;
-//  - SwapMath.computeSwapStep (v3) for every step, with its rounding;
+//  - SwapMath.computeSwapStep (v3) for every step, with its rounding; for
+//    exact output (amountSpecified < 0) the remainder counts the output down
+//    and the input (fee included) is summed up, as the pool does;
 //  - crossing: liquidity += liquidityNet (negated when moving left), checked
 //    like LiquidityMath.addDelta; tick = tickNext - 1 when moving left,
 //    tickNext when moving right; otherwise the tick is recomputed from the
@@ -59,8 +61,12 @@ export interface ConcentratedPool {
 
 export interface SwapSuccess {
   readonly ok: true
-  /** input actually consumed, fee included (less than requested only when an explicit price limit was hit) */
+  /**
+   * input consumed, fee included: exact input, less than requested only when
+   * an explicit price limit was hit; exact output, what the pool takes for amountOut
+   */
   readonly amountIn: bigint
+  /** exact output: as requested, less only when an explicit price limit was hit */
   readonly amountOut: bigint
   readonly sqrtPriceX96After: bigint
   readonly tickAfter: number
@@ -70,7 +76,7 @@ export interface SwapSuccess {
 }
 
 export type SwapFailureReason =
-  /** amountIn <= 0 or >= 2^255 */
+  /** the amount (in or out) <= 0 or >= 2^255 */
   | "InvalidAmount"
   /** the price limit is on the wrong side of the price, or at/beyond MIN/MAX_SQRT_RATIO (the pool reverts) */
   | "InvalidPriceLimit"
@@ -80,8 +86,10 @@ export type SwapFailureReason =
   | "OutsideKnownTicks"
   /**
    * no explicit limit was given and the pool runs out of liquidity before the
-   * whole input is used: on chain the swap fills partially (see `filled`);
-   * V4Quoter reverts with NotEnoughLiquidity, QuoterV2 returns the partial fill.
+   * whole input is used (or the whole output paid): on chain the swap fills
+   * partially (see `filled`); V4Quoter reverts with NotEnoughLiquidity,
+   * QuoterV2 returns the partial fill of an exact input and reverts on one of
+   * an exact output.
    */
   | "InsufficientLiquidity"
   /** the pool contract would revert inside its math (see `detail`) */
@@ -158,16 +166,21 @@ export type PoolKind = "v3" | "v4"
 // One step result reused by every swap: the loop is synchronous, so one is enough.
 const step: SwapStep = { sqrtRatioNextX96: 0n, amountIn: 0n, amountOut: 0n, feeAmount: 0n }
 
+/** What the caller fixes: the input (exact input) or the output (exact output). */
+export type TradeSide = "exactInput" | "exactOutput"
+
 /**
- * The shared swap loop of UniswapV3Pool.swap and v4 Pool.swap for exact input.
- * `stepFn` is the version's computeSwapStep with its own sign convention:
- * v3 is called with +remaining, v4 with -remaining.
+ * The shared swap loop of UniswapV3Pool.swap and v4 Pool.swap, for both signs
+ * of amountSpecified. `stepFn` is the version's computeSwapStep with its own
+ * sign convention: v3 takes +remaining for exact input and -remaining for
+ * exact output, v4 the opposite.
  */
-export const simulateExactInput = (
+export const simulateSwap = (
   kind: PoolKind,
+  side: TradeSide,
   pool: ConcentratedPool,
   zeroForOne: boolean,
-  amountIn: bigint,
+  amountSpecified: bigint,
   sqrtPriceLimitX96: bigint | undefined,
   stepFn: (
     out: SwapStep,
@@ -178,11 +191,14 @@ export const simulateExactInput = (
     feePips: bigint,
   ) => SwapStep,
 ): SwapResult => {
-  if (amountIn <= 0n || amountIn > MAX_INT256) return fail("InvalidAmount")
+  if (amountSpecified <= 0n || amountSpecified > MAX_INT256) return fail("InvalidAmount")
   const problem = checkConcentratedPool(pool)
   if (problem !== undefined) return fail("InvalidPool", problem)
+  const exactInput = side === "exactInput"
   const maxFee = kind === "v3" ? 999_999 : 1_000_000
   if (!Number.isInteger(pool.fee) || pool.fee < 0 || pool.fee > maxFee) return fail("InvalidPool", `fee ${pool.fee}`)
+  // v4 Pool.swap: a 100% fee leaves nothing to buy an output with
+  if (!exactInput && pool.fee >= 1_000_000) return fail("Reverted", "InvalidFeeForExactOut")
 
   const explicitLimit = sqrtPriceLimitX96 !== undefined
   const limit = sqrtPriceLimitX96 ?? (zeroForOne ? DEFAULT_LIMIT_ZERO_FOR_ONE : DEFAULT_LIMIT_ONE_FOR_ZERO)
@@ -207,9 +223,12 @@ export const simulateExactInput = (
   let sqrtPriceX96 = price0
   let tick = pool.tick
   let liquidity = pool.liquidity
-  // v3 counts the remaining input down from +amountIn, v4 up from -amountIn
-  let remaining = kind === "v3" ? amountIn : -amountIn
-  let amountOut = 0n
+  // what is left of the specified amount, counted down; the step functions take
+  // it signed as their pool's amountSpecifiedRemaining
+  let left = amountSpecified
+  const sign = (kind === "v3") === exactInput ? 1n : -1n
+  // the other side: output of an exact input, input (fee included) of an exact output
+  let calculated = 0n
   let ticksCrossed = 0
   // cursor: index of the first initialized tick > tick
   let cursor = upperBound(ticks, tick)
@@ -217,7 +236,7 @@ export const simulateExactInput = (
   let tickFromPrice = false
 
   try {
-    while (remaining !== 0n && sqrtPriceX96 !== limit) {
+    while (left !== 0n && sqrtPriceX96 !== limit) {
       if (tickFromPrice) {
         tick = getTickAtSqrtRatio(sqrtPriceX96)
         tickFromPrice = false
@@ -256,7 +275,7 @@ export const simulateExactInput = (
           ? limit
           : sqrtPriceNextX96
 
-      stepFn(step, sqrtPriceX96, target, liquidity, remaining, fee)
+      stepFn(step, sqrtPriceX96, target, liquidity, sign * left, fee)
       sqrtPriceX96 = step.sqrtRatioNextX96
 
       // A step aimed past the known range is only trustworthy if it ends
@@ -273,9 +292,13 @@ export const simulateExactInput = (
         if (!(sqrtPriceX96 < guardPrice)) return fail("OutsideKnownTicks", `above tick ${unknownAbove}`)
       }
 
-      const spent = step.amountIn + step.feeAmount
-      remaining = kind === "v3" ? remaining - spent : remaining + spent
-      amountOut += step.amountOut
+      if (exactInput) {
+        left -= step.amountIn + step.feeAmount
+        calculated += step.amountOut
+      } else {
+        left -= step.amountOut
+        calculated += step.amountIn + step.feeAmount
+      }
 
       if (sqrtPriceX96 === sqrtPriceNextX96) {
         // reached the next tick: cross it if initialized
@@ -295,12 +318,12 @@ export const simulateExactInput = (
     throw e
   }
 
-  const consumed = kind === "v3" ? amountIn - remaining : amountIn + remaining
+  const done = amountSpecified - left
   const finalTick = tick
   const result: SwapSuccess = {
     ok: true,
-    amountIn: consumed,
-    amountOut,
+    amountIn: exactInput ? done : calculated,
+    amountOut: exactInput ? calculated : done,
     sqrtPriceX96After: sqrtPriceX96,
     get tickAfter() {
       return tickFromPrice ? getTickAtSqrtRatio(sqrtPriceX96) : finalTick
@@ -308,7 +331,7 @@ export const simulateExactInput = (
     liquidityAfter: liquidity,
     ticksCrossed,
   }
-  if (remaining !== 0n && !explicitLimit) return fail("InsufficientLiquidity", undefined, result)
+  if (left !== 0n && !explicitLimit) return fail("InsufficientLiquidity", undefined, result)
   return result
 }
 
@@ -323,7 +346,23 @@ export const swapExactInput = (
   zeroForOne: boolean,
   amountIn: bigint,
   sqrtPriceLimitX96?: bigint,
-): SwapResult => simulateExactInput("v3", pool, zeroForOne, amountIn, sqrtPriceLimitX96, computeSwapStepInto)
+): SwapResult => simulateSwap("v3", "exactInput", pool, zeroForOne, amountIn, sqrtPriceLimitX96, computeSwapStepInto)
+
+/**
+ * Exact-output swap through a V3 pool, as UniswapV3Pool.swap computes it
+ * (amountSpecified = -amountOut): amountIn is what the pool takes, fee
+ * included, for exactly amountOut. Without `sqrtPriceLimitX96` the limit is
+ * QuoterV2's default, and a pool (or known tick range) that cannot pay the
+ * whole output is InsufficientLiquidity (QuoterV2.quoteExactOutputSingle
+ * reverts) or OutsideKnownTicks; with it, a partial fill is a success whose
+ * amountOut is what was paid.
+ */
+export const swapExactOutput = (
+  pool: ConcentratedPool,
+  zeroForOne: boolean,
+  amountOut: bigint,
+  sqrtPriceLimitX96?: bigint,
+): SwapResult => simulateSwap("v3", "exactOutput", pool, zeroForOne, amountOut, sqrtPriceLimitX96, computeSwapStepInto)
 
 /**
  * The pool snapshot after a swap (price, tick and in-range liquidity move;

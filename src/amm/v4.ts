@@ -1,12 +1,12 @@
-// Exact-input swap simulation of a hookless Uniswap V4 pool: the loop of
+// Swap simulation (exact input and exact output) of a hookless Uniswap V4 pool: the loop of
 // v4-core Pool.swap (v4-core 1.0.x, src/libraries/Pool.sol) with a protocol
 // fee of 0 and the pool's static LP fee, over a snapshot of the pool's state
 // (the same ConcentratedPool shape as V3; read it with StateView).
 //
 // Where V4 differs from V3, and what that changes here:
-//  - Sign convention: amountSpecified < 0 is exact input (v3: > 0). The loop
-//    counts the remaining input up from -amountIn and calls v4's
-//    computeSwapStep with the negative remainder.
+//  - Sign convention: amountSpecified < 0 is exact input, > 0 exact output
+//    (v3: the opposite). The shared loop calls v4's computeSwapStep with the
+//    remainder signed the v4 way.
 //  - Step math: v4 SwapMath (swap-math-v4.ts). For a step that does not reach
 //    its target, v4 books amountIn = input after fee and fee = the rest; v3
 //    recomputes amountIn from the new price. amountIn + fee, the new price and
@@ -29,7 +29,7 @@
 //  - A partial fill without an explicit limit: V4Quoter reverts with
 //    NotEnoughLiquidity; here it is InsufficientLiquidity (with the fill).
 import { computeSwapStepV4Into } from "./swap-math-v4.ts"
-import { simulateExactInput, type ConcentratedPool, type SwapResult } from "./v3.ts"
+import { simulateSwap, type ConcentratedPool, type SwapResult } from "./v3.ts"
 
 export type { ConcentratedPool, SwapFailure, SwapFailureReason, SwapResult, SwapSuccess, TickInfo } from "./v3.ts"
 
@@ -55,4 +55,19 @@ export const swapExactInputV4 = (
   zeroForOne: boolean,
   amountIn: bigint,
   sqrtPriceLimitX96?: bigint,
-): SwapResult => simulateExactInput("v4", pool, zeroForOne, amountIn, sqrtPriceLimitX96, computeSwapStepV4Into)
+): SwapResult => simulateSwap("v4", "exactInput", pool, zeroForOne, amountIn, sqrtPriceLimitX96, computeSwapStepV4Into)
+
+/**
+ * Exact-output swap through a hookless V4 pool, as Pool.swap computes it
+ * (amountSpecified = +amountOut): amountIn is what the pool takes, fee
+ * included, for exactly amountOut (V4Quoter.quoteExactOutputSingle). A pool
+ * that cannot pay the whole output without an explicit limit is
+ * InsufficientLiquidity (V4Quoter reverts); a 100% fee is refused as the pool
+ * refuses it (InvalidFeeForExactOut).
+ */
+export const swapExactOutputV4 = (
+  pool: ConcentratedPool,
+  zeroForOne: boolean,
+  amountOut: bigint,
+  sqrtPriceLimitX96?: bigint,
+): SwapResult => simulateSwap("v4", "exactOutput", pool, zeroForOne, amountOut, sqrtPriceLimitX96, computeSwapStepV4Into)

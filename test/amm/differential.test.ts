@@ -32,6 +32,7 @@ import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
 import { MarketState, type World } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+import { addPositions, deployQuoters } from "./devnet-pools.ts"
 import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
 
 let devnet: TestDevnet
@@ -39,7 +40,7 @@ let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
 let snap: World
 const decimals = new Map<string, number>()
 /** the quoter of each V3 and V4 venue, by venue name: the manifest's, or one deployed here */
-const quoters = new Map<string, Address>()
+let quoters: Map<string, Address>
 
 const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)
 
@@ -77,12 +78,6 @@ const caseArb = <P extends { id: string; token0: Address; token1: Address }>(poo
       }),
     )
 
-/**
- * A fixed gas limit for test transactions: an estimate made in one second can fall short
- * when the transaction is mined in the next (a V3 pool then writes a new oracle observation).
- */
-const GAS = 5_000_000n
-
 const chunks = <A>(items: readonly A[], size: number): A[][] =>
   Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size))
 
@@ -96,89 +91,10 @@ const edgeLimit = (pool: ConcentratedPoolState, zeroForOne: boolean): bigint => 
   return edge >= MAX_SQRT_RATIO ? MAX_SQRT_RATIO - 1n : edge
 }
 
-/**
- * More positions in every V3 and V4 pool before the market loads, so that swaps cross
- * several initialized ticks: nested ranges around the price, ranges wholly above and below
- * it, two sharing a bound, one exactly cancelling another's net at a shared tick.
- */
-const addPositions = async () => {
-  const owner = testAccounts[9]!.address
-  const send = async (address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => {
-    const hash = await devnet.client.writeContract({ address, abi, functionName, args, account: owner, chain: devnet.client.chain, gas: GAS } as never)
-    const receipt = await devnet.client.waitForTransactionReceipt({ hash })
-    if (receipt.status !== "success") throw new Error(`${functionName}(${args.join(", ")}) at ${address} reverted`)
-  }
-  const deploy = async (artifact: { abi: Abi; bytecode: Hex }, args: readonly unknown[]) => {
-    const hash = await devnet.client.deployContract({ abi: artifact.abi, bytecode: artifact.bytecode, args, account: owner, chain: devnet.client.chain } as never)
-    return (await devnet.client.waitForTransactionReceipt({ hash })).contractAddress!
-  }
-  // one V3 provider mints in the pools of every V3 venue; a V4 provider per PoolManager
-  const v3 = await deploy(ownArtifact("V3LiquidityProvider"), [])
-  const v4 = new Map<string, Address>()
-  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v4")) v4.set(venue.name, await deploy(ownArtifact("V4LiquidityProvider"), [venue.poolManager]))
-  for (const [symbol, token] of Object.entries(devnet.manifest.tokens)) {
-    if (token.behavior !== undefined) continue
-    for (const provider of [v3, ...v4.values()]) {
-      if (symbol === "USDC") await devnet.client.setBalance({ address: provider, value: 10n ** 40n })
-      else await send(token.address as Address, ownArtifact("TestToken").abi, "mint", [provider, 10n ** 36n])
-    }
-  }
-  const slotAbi = parseAbi([
-    "function slot0() view returns (uint160, int24, uint16, uint16, uint16, uint8, bool)",
-    "function liquidity() view returns (uint128)",
-    "function getSlot0(bytes32) view returns (uint160, int24, uint24, uint24)",
-    "function getLiquidity(bytes32) view returns (uint128)",
-  ])
-  for (const pool of devnet.manifest.pools) {
-    // stable pools are not this file's subject
-    if (isStablePool(pool)) continue
-    const kind = poolKind(devnet.manifest, pool)
-    if (kind === "uniswap-v2") continue
-    const s = pool.tickSpacing!
-    // a V4 pool is read through its own venue's StateView
-    const stateView = kind === "uniswap-v4" ? (manifestVenue(devnet.manifest, pool.dex, "uniswap-v4").stateView as Address) : undefined
-    const [, tick] =
-      stateView === undefined
-        ? await devnet.client.readContract({ address: pool.pool as Address, abi: slotAbi, functionName: "slot0" })
-        : await devnet.client.readContract({ address: stateView, abi: slotAbi, functionName: "getSlot0", args: [pool.pool as Hex] })
-    const liquidity =
-      stateView === undefined
-        ? await devnet.client.readContract({ address: pool.pool as Address, abi: slotAbi, functionName: "liquidity" })
-        : await devnet.client.readContract({ address: stateView, abi: slotAbi, functionName: "getLiquidity", args: [pool.pool as Hex] })
-    const at = (k: number) => Math.floor(tick / s) * s + k * s
-    const ranges: [number, number, bigint][] = [
-      [at(-3), at(4), liquidity / 3n],
-      [at(-9), at(7), liquidity / 5n],
-      [at(-20), at(-3), liquidity / 2n], // shares a bound with the first
-      [at(5), at(30), liquidity],
-      [at(-60), at(-25), liquidity * 2n],
-      [at(-1), at(2), liquidity / 7n],
-      [at(2), at(12), liquidity / 7n], // at tick 2 the net of the last two cancels
-    ]
-    const [token0, token1] = pool.tokens
-      .map((symbol) => devnet.manifest.tokens[symbol]!.address as Address)
-      .sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1))
-    for (const [i, [lower, upper, amount]] of ranges.entries()) {
-      if (kind === "uniswap-v3") {
-        await send(v3, ownArtifact("V3LiquidityProvider").abi, "mint", [pool.pool, lower, upper, amount])
-      } else {
-        const key = { currency0: token0, currency1: token1, fee: pool.fee!, tickSpacing: s, hooks: zeroAddress }
-        await send(v4.get(pool.dex)!, ownArtifact("V4LiquidityProvider").abi, "addLiquidity", [key, lower, upper, amount, toHex(i + 1, { size: 32 })])
-      }
-    }
-  }
-  // a quoter for every V3 and V4 venue: the manifest's (uniswap-v3, uniswap-v4), else one over the venue's own contracts
-  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v3")) {
-    quoters.set(venue.name, (venue.quoter as Address | undefined) ?? (await deploy(uniswapArtifact("QuoterV2"), [venue.factory, USDC_ADDRESS])))
-  }
-  for (const venue of venuesOfKind(devnet.manifest, "uniswap-v4")) {
-    quoters.set(venue.name, (venue.quoter as Address | undefined) ?? (await deploy(uniswapArtifact("V4Quoter"), [venue.poolManager])))
-  }
-}
-
 beforeAll(async () => {
   devnet = await startTestDevnet()
-  await addPositions()
+  await addPositions(devnet)
+  quoters = await deployQuoters(devnet)
   runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), marketConfig(devnet.manifest)))
   snap = await run(Effect.flatMap(MarketState, (m) => m.snapshot))
   for (const token of Object.values(devnet.manifest.tokens)) decimals.set(token.address.toLowerCase(), token.decimals)

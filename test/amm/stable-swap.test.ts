@@ -428,3 +428,108 @@ describe("calcAddLiquidity", () => {
     )
   })
 })
+
+import { getDx } from "../../src/amm/stable-swap.ts"
+
+describe("getDx", () => {
+  const pool3 = (fee = 4_000_000n): StableSwapParams => ({
+    balances: [1_000_000n * 10n ** 18n, 1_200_000n * 10n ** 6n, 800_000n * 10n ** 6n],
+    rates: stableRates([18, 6, 6]),
+    amp: 20_000n,
+    fee,
+  })
+
+  /** dy as a share of coin j's balance, from a millionth up to all of it */
+  const arbAsk = arbPool.chain((pool) => {
+    const n = pool.balances.length
+    return fc
+      .record({ i: fc.integer({ min: 0, max: n - 1 }), j: fc.integer({ min: 0, max: n - 2 }), share: fc.integer({ min: 1, max: 1_000_000 }) })
+      .map(({ i, j, share }) => {
+        const jj = j >= i ? j + 1 : j
+        return { pool, i, j: jj, dy: ((pool.balances[jj] as bigint) * BigInt(share)) / 1_000_000n + 1n }
+      })
+  })
+
+  test("the least dx: getDy(dx) >= dy and getDy(dx - 1) < dy (or reverts), with getDy as the oracle", () => {
+    let priced = 0
+    fc.assert(
+      fc.property(arbAsk, ({ pool, i, j, dy }) => {
+        let dx: bigint
+        try {
+          dx = getDx(pool, i, j, dy)
+        } catch (e) {
+          // refused only as what the pool cannot give (or where the pool's own Newton cycles)
+          if (isAmmRevert(e) && (e.code === "InsufficientLiquidity" || e.code === "DidNotConverge")) return
+          throw e
+        }
+        priced++
+        expect(getDy(pool, i, j, dx) >= dy).toBe(true)
+        let less: bigint | undefined
+        try {
+          less = getDy(pool, i, j, dx - 1n)
+        } catch (e) {
+          if (!isAmmRevert(e)) throw e
+        }
+        expect(less === undefined || less < dy).toBe(true)
+      }),
+      { numRuns: 400 },
+    )
+    expect(priced).toBeGreaterThan(200)
+  })
+
+  test("dx of getDy(x) is at most x, and x itself when x - 1 pays less", () => {
+    fc.assert(
+      fc.property(arbTrade, ({ pool, i, j, dx }) => {
+        const dy = unlessStuck(() => getDy(pool, i, j, dx))
+        if (dy === undefined || dy === 0n) return
+        const back = unlessStuck(() => getDx(pool, i, j, dy))
+        if (back === undefined) return
+        expect(back <= dx).toBe(true)
+        const prev = unlessStuck(() => {
+          try {
+            return getDy(pool, i, j, dx - 1n)
+          } catch (e) {
+            if (isAmmRevert(e) && e.code === "ArithmeticUnderflow") return -1n
+            throw e
+          }
+        })
+        if (prev !== undefined && prev < dy) expect(back).toBe(dx)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  test("decimals of both coins: an 18-decimal coin bought with a 6-decimal one, and back", () => {
+    const pool = pool3()
+    for (const [i, j, dy] of [[1, 0, 10n ** 18n], [0, 1, 10n ** 6n], [1, 2, 1n], [0, 2, 123_456_789n], [2, 0, 1n]] as const) {
+      const dx = getDx(pool, i, j, dy)
+      expect(getDy(pool, i, j, dx)).toBeGreaterThanOrEqual(dy)
+      if (dx > 1n) {
+        const less = (() => {
+          try {
+            return getDy(pool, i, j, dx - 1n)
+          } catch {
+            return -1n
+          }
+        })()
+        expect(less).toBeLessThan(dy)
+      }
+    }
+    // a stable pair near balance: a dollar costs a dollar and the fee, give or take the curve
+    const dollar = getDx(pool, 1, 2, 10n ** 6n)
+    expect(dollar).toBeGreaterThan(10n ** 6n)
+    expect(dollar).toBeLessThan(1_010_000n)
+  })
+
+  test("refuses what the pool cannot give, and bad requests", () => {
+    const pool = pool3()
+    expect(revertCode(() => getDx(pool, 0, 1, pool.balances[1]!))).toBe("InsufficientLiquidity")
+    expect(revertCode(() => getDx(pool, 0, 1, pool.balances[1]! + 1n))).toBe("InsufficientLiquidity")
+    // just below the balance: the curve would need more than uint256 of coin 0
+    expect(revertCode(() => getDx(pool, 0, 1, pool.balances[1]! - 1n))).toBe("InsufficientLiquidity")
+    expect(revertCode(() => getDx(pool, 0, 1, 0n))).toBe("InsufficientOutputAmount")
+    expect(revertCode(() => getDx(pool, 1, 1, 5n))).toBe("SameCoin")
+    expect(revertCode(() => getDx(pool, 0, 3, 5n))).toBe("CoinIndexOutOfRange")
+    expect(() => getDx(pool, 0, 1, -5n)).toThrow(RangeError)
+  })
+})

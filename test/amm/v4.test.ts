@@ -117,3 +117,61 @@ describe("chained V4 swaps", () => {
     expect(r2.sqrtPriceX96After).toBeGreaterThanOrEqual(both.sqrtPriceX96After)
   })
 })
+
+import { swapExactOutput } from "../../src/amm/v3.ts"
+import { swapExactOutputV4 } from "../../src/amm/v4.ts"
+
+describe("V4Quoter exact-output vectors (v4-periphery test/V4Quoter.t.sol)", () => {
+  const inFor = (pool: ConcentratedPool, zeroForOne: boolean, amountOut: bigint) => {
+    const r = ok(swapExactOutputV4(pool, zeroForOne, amountOut))
+    expect(r.amountOut).toBe(amountOut)
+    return r.amountIn
+  }
+  test("quoteExactOutputSingle on a full-range pool, both directions", () => {
+    expect(inFor(setupPool, true, 10000n)).toBe(10133n)
+    expect(inFor(setupPool, false, 10000n)).toBe(10133n)
+  })
+  test("0 -> 2 (zeroForOne) over two, one and no loaded ticks", () => {
+    expect(inFor(setupPoolMultiplePositions, true, 15000n)).toBe(15273n)
+    expect(inFor(setupPoolMultiplePositions, true, 6143n)).toBe(6200n)
+    expect(inFor(setupPoolMultiplePositions, true, 4000n)).toBe(4029n)
+    expect(inFor(setupPoolMultiplePositions, true, 10n)).toBe(12n)
+    expect(inFor(withZeroTickInitialized, true, 100n)).toBe(102n)
+  })
+  test("2 -> 0 (oneForZero)", () => {
+    expect(inFor(setupPoolMultiplePositions, false, 15000n)).toBe(15273n)
+    expect(inFor(setupPoolMultiplePositions, false, 6223n)).toBe(6283n)
+    expect(inFor(setupPoolMultiplePositions, false, 6000n)).toBe(6055n)
+  })
+  test("2 -> 1 on a full-range pool, and the two-hop 0 -> 2 -> 1 backwards from its output", () => {
+    expect(inFor(setupPool, false, 9871n)).toBe(10000n)
+    expect(inFor(setupPoolMultiplePositions, true, inFor(setupPool, false, 9745n))).toBe(10000n)
+  })
+  test("the ticks crossed: two loaded ticks for 15000, none for 10", () => {
+    expect(ok(swapExactOutputV4(setupPoolMultiplePositions, true, 15000n)).ticksCrossed).toBe(2)
+    expect(ok(swapExactOutputV4(setupPoolMultiplePositions, true, 10n)).ticksCrossed).toBe(0)
+  })
+})
+
+describe("V4 exact output against V3", () => {
+  test("for the same state and a fee below 100%, V4's exact output equals V3's, partial fills and refusals included", () => {
+    fc.assert(
+      fc.property(arbPool(), fc.boolean(), arbAmount, fc.option(fc.integer({ min: 1, max: 4000 }), { nil: undefined }), (pool, z, amt, limitDistance) => {
+        const limit =
+          limitDistance === undefined
+            ? undefined
+            : getSqrtRatioAtTick(Math.max(-887000, Math.min(887000, pool.tick + (z ? -limitDistance : limitDistance))))
+        const key = (r: SwapResult) => JSON.stringify(r, (_, v) => (typeof v === "bigint" ? v.toString() : v))
+        return key(swapExactOutputV4(pool, z, amt, limit)) === key(swapExactOutput(pool, z, amt, limit))
+      }),
+      { numRuns: 1500 },
+    )
+  })
+  test("a 100% fee buys nothing: the pool refuses exact output (InvalidFeeForExactOut)", () => {
+    const pool = { ...setupPoolMultiplePositions, fee: 1_000_000 }
+    expect(swapExactOutputV4(pool, true, 1n)).toMatchObject({ ok: false, reason: "Reverted", detail: "InvalidFeeForExactOut" })
+  })
+  test("an output the pool cannot pay without a limit is InsufficientLiquidity (V4Quoter: NotEnoughLiquidity)", () => {
+    expect(swapExactOutputV4(setupPool, true, 10n ** 30n)).toMatchObject({ ok: false, reason: "InsufficientLiquidity" })
+  })
+})
