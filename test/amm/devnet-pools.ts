@@ -1,10 +1,15 @@
 // The devnet setup the differential tests of the AMM math share: more liquidity
 // positions in every V3 and V4 pool of the default scenario (so that swaps cross
 // initialized ticks) and a quoter for every V3 and V4 venue.
+import { Effect, ManagedRuntime } from "effect"
 import { parseAbi, toHex, zeroAddress, type Abi, type Address, type Hex } from "viem"
+import { Rpc } from "../../src/chain/index.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { isStablePool, manifestVenue, poolKind, testAccounts, USDC_ADDRESS, venuesOfKind } from "../../src/devnet/index.ts"
-import type { TestDevnet } from "../support/devnet.ts"
+import { MarketState, type World } from "../../src/market/index.ts"
+import type { Tokens } from "../../src/tokens/index.ts"
+import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
+import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
 
 /**
  * A fixed gas limit for test transactions: an estimate made in one second can fall short
@@ -97,4 +102,31 @@ export const deployQuoters = async (devnet: TestDevnet): Promise<Map<string, Add
     quoters.set(venue.name, (venue.quoter as Address | undefined) ?? (await deploy(devnet, uniswapArtifact("V4Quoter"), [venue.poolManager])))
   }
   return quoters
+}
+
+/** The devnet of the differential tests: positions and quoters added, then the market's World at that block. */
+export interface DifferentialMarket {
+  readonly devnet: TestDevnet
+  readonly runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
+  /** the World the math is compared on; its block holds the positions and quoters added */
+  readonly snap: World
+  /** decimals by lower-case token address */
+  readonly decimals: ReadonlyMap<string, number>
+  /** the quoter of each V3 and V4 venue, by venue name: the manifest's, or one deployed here */
+  readonly quoters: Map<string, Address>
+  readonly stop: () => Promise<void>
+}
+
+export const startDifferentialMarket = async (): Promise<DifferentialMarket> => {
+  const devnet = await startTestDevnet()
+  await addPositions(devnet)
+  const quoters = await deployQuoters(devnet)
+  const runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), marketConfig(devnet.manifest)))
+  const snap = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.snapshot))
+  const decimals = new Map(Object.values(devnet.manifest.tokens).map((t) => [t.address.toLowerCase(), t.decimals] as const))
+  const stop = async () => {
+    await runtime.dispose()
+    await devnet.stop()
+  }
+  return { devnet, runtime, snap, decimals, quoters, stop }
 }

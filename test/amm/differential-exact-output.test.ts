@@ -12,7 +12,7 @@
 // More positions in every V3 and V4 pool make swaps cross initialized ticks, and a venue
 // the devnet deploys no quoter for gets one (devnet-pools.ts).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect } from "effect"
 import fc from "fast-check"
 import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, zeroAddress, type Address, type Hex } from "viem"
 import {
@@ -28,21 +28,20 @@ import {
   type V2PoolState,
 } from "../../src/amm/index.ts"
 import { read, Rpc, type Read, type ReadResult } from "../../src/chain/index.ts"
-import { uniswapArtifact } from "../../src/contracts/artifacts.ts"
-import { testAccounts, USDC_ADDRESS, venuesOfKind } from "../../src/devnet/index.ts"
+import { USDC_ADDRESS } from "../../src/devnet/index.ts"
 import { MarketState, type World } from "../../src/market/index.ts"
-import type { Tokens } from "../../src/tokens/index.ts"
-import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { addPositions, deployQuoters } from "./devnet-pools.ts"
-import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
+import type { TestDevnet } from "../support/devnet.ts"
+import { startDifferentialMarket, type DifferentialMarket } from "./devnet-pools.ts"
 
 let devnet: TestDevnet
-let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
+let runtime: DifferentialMarket["runtime"]
 let snap: World
-const decimals = new Map<string, number>()
+let decimals: DifferentialMarket["decimals"]
+/** the quoter of each V3 and V4 venue, by venue name: the manifest's, or one deployed here */
 let quoters: Map<string, Address>
+let market: DifferentialMarket
 
-const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)
+const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Rpc>) => runtime.runPromise(effect)
 
 const QUOTER_V2 = parseAbi([
   "function quoteExactOutputSingle((address tokenIn, address tokenOut, uint256 amount, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountIn, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
@@ -83,18 +82,12 @@ const pairCaseArb = <P extends { id: string; token0: Address; token1: Address }>
 const pools = (kind: PoolKind) => [...snap.pools.values()].filter((p) => p.kind === kind)
 
 beforeAll(async () => {
-  devnet = await startTestDevnet()
-  await addPositions(devnet)
-  quoters = await deployQuoters(devnet)
-  // the snapshot's block must hold the positions and quoters added above
-  runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), marketConfig(devnet.manifest)))
-  snap = await run(Effect.flatMap(MarketState, (m) => m.snapshot))
-  for (const token of Object.values(devnet.manifest.tokens)) decimals.set(token.address.toLowerCase(), token.decimals)
+  market = await startDifferentialMarket()
+  ;({ devnet, runtime, snap, decimals, quoters } = market)
 })
 
 afterAll(async () => {
-  await runtime?.dispose()
-  await devnet?.stop()
+  await market?.stop()
 })
 
 /**

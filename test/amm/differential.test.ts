@@ -13,9 +13,9 @@
 // this file's subject (test/amm/stable-swap.test.ts and test/contracts/stable-swap-pool.test.ts).
 // Quotes are batched through Multicall3 (and V2 swaps through eth_simulateV1).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect } from "effect"
 import fc from "fast-check"
-import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, toHex, zeroAddress, type Abi, type Address, type Hex } from "viem"
+import { encodeAbiParameters, encodeFunctionData, keccak256, parseAbi, zeroAddress, type Address, type Hex } from "viem"
 import {
   getAmountOut,
   getAmountOutWithFee,
@@ -26,23 +26,21 @@ import {
   swapExactInputV4 as swapV4,
 } from "../../src/amm/index.ts"
 import { read, Rpc, type Read } from "../../src/chain/index.ts"
-import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
-import { isStablePool, manifestVenue, poolKind, testAccounts, USDC_ADDRESS, venuesOfKind } from "../../src/devnet/index.ts"
+import { venuesOfKind } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
 import { MarketState, type World } from "../../src/market/index.ts"
-import type { Tokens } from "../../src/tokens/index.ts"
-import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { addPositions, deployQuoters } from "./devnet-pools.ts"
-import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
+import type { TestDevnet } from "../support/devnet.ts"
+import { startDifferentialMarket, type DifferentialMarket } from "./devnet-pools.ts"
 
 let devnet: TestDevnet
-let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
+let runtime: DifferentialMarket["runtime"]
 let snap: World
-const decimals = new Map<string, number>()
+let decimals: DifferentialMarket["decimals"]
 /** the quoter of each V3 and V4 venue, by venue name: the manifest's, or one deployed here */
 let quoters: Map<string, Address>
+let market: DifferentialMarket
 
-const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)
+const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Rpc>) => runtime.runPromise(effect)
 
 const QUOTER_V2 = parseAbi([
   "function quoteExactInputSingle((address tokenIn, address tokenOut, uint256 amountIn, uint24 fee, uint160 sqrtPriceLimitX96) params) returns (uint256 amountOut, uint160 sqrtPriceX96After, uint32 initializedTicksCrossed, uint256 gasEstimate)",
@@ -92,17 +90,12 @@ const edgeLimit = (pool: ConcentratedPoolState, zeroForOne: boolean): bigint => 
 }
 
 beforeAll(async () => {
-  devnet = await startTestDevnet()
-  await addPositions(devnet)
-  quoters = await deployQuoters(devnet)
-  runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), marketConfig(devnet.manifest)))
-  snap = await run(Effect.flatMap(MarketState, (m) => m.snapshot))
-  for (const token of Object.values(devnet.manifest.tokens)) decimals.set(token.address.toLowerCase(), token.decimals)
+  market = await startDifferentialMarket()
+  ;({ devnet, runtime, snap, decimals, quoters } = market)
 })
 
 afterAll(async () => {
-  await runtime?.dispose()
-  await devnet?.stop()
+  await market?.stop()
 })
 
 /** The published pools of every venue of a concentrated kind. */
