@@ -118,6 +118,14 @@ const setV4 = async (data: Hex, callbacks = 1n, swallow = false) => {
 const v4Data = (token: Address, amount: bigint, payer: Address) =>
   encodePacked(["address", "uint256", "address", "address"], [token, amount, payer, attacker])
 
+/** What a hostile venue's callback asks for: the victim as payer, with the hop's token and amount or others. */
+const DRAIN_CASES: ReadonlyArray<{ name: string; tokenIn: () => Address; amount: () => Promise<bigint> }> = [
+  { name: "the victim as payer, the hop's own token and amount", tokenIn: () => USDC, amount: async () => AMOUNT },
+  { name: "another token than the hop's (the hop spends EURC)", tokenIn: () => EURC, amount: async () => AMOUNT },
+  { name: "another amount: everything the victim holds", tokenIn: () => USDC, amount: () => f.balance(USDC, victim) },
+  { name: "token and amount both changed", tokenIn: () => EURC, amount: () => f.balance(USDC, victim) },
+]
+
 describe("a hostile V3 pool deployer registered as a venue", () => {
   test("the venue is live: a pool that calls back with the data it was given takes exactly the attacker's own input", async () => {
     const pool = pools.get(EURC)!
@@ -133,13 +141,7 @@ describe("a hostile V3 pool deployer registered as a venue", () => {
   })
 
   describe("a callback that asks for the victim's USDC reverts UnexpectedCallback", () => {
-    const cases: ReadonlyArray<{ name: string; tokenIn: () => Address; amount: () => Promise<bigint> }> = [
-      { name: "the victim as payer, the hop's own token and amount", tokenIn: () => USDC, amount: async () => AMOUNT },
-      { name: "another token than the hop's (the hop spends EURC)", tokenIn: () => EURC, amount: async () => AMOUNT },
-      { name: "another amount: everything the victim holds", tokenIn: () => USDC, amount: () => f.balance(USDC, victim) },
-      { name: "token and amount both changed", tokenIn: () => EURC, amount: () => f.balance(USDC, victim) },
-    ]
-    for (const c of cases) {
+    for (const c of DRAIN_CASES) {
       test(c.name, async () => {
         const tokenIn = c.tokenIn()
         const pool = pools.get(tokenIn)!
@@ -185,13 +187,7 @@ describe("a hostile PoolManager registered as a venue", () => {
   })
 
   describe("an unlock callback that asks for the victim's USDC reverts UnexpectedCallback", () => {
-    const cases: ReadonlyArray<{ name: string; tokenIn: () => Address; amount: () => Promise<bigint> }> = [
-      { name: "the victim as payer, the hop's own token and amount", tokenIn: () => USDC, amount: async () => AMOUNT },
-      { name: "another token than the hop's (the hop spends EURC)", tokenIn: () => EURC, amount: async () => AMOUNT },
-      { name: "another amount: everything the victim holds", tokenIn: () => USDC, amount: () => f.balance(USDC, victim) },
-      { name: "token and amount both changed", tokenIn: () => EURC, amount: () => f.balance(USDC, victim) },
-    ]
-    for (const c of cases) {
+    for (const c of DRAIN_CASES) {
       test(c.name, async () => {
         await setV4(v4Data(USDC, await c.amount(), victim))
         const tokenIn = c.tokenIn()
