@@ -40,13 +40,7 @@ const readCapped = async (body: ReadableStream<Uint8Array> | null, limit: number
     }
     chunks.push(value)
   }
-  const bytes = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return bytes
+  return new Uint8Array(Bun.concatArrayBuffers(chunks))
 }
 
 type Attempt =
