@@ -1,8 +1,9 @@
 // Candidate paths from tokenIn to tokenOut, up to 3 hops, no token and no
 // pool repeated (a stable pool of three coins links three pairs: crossing it
-// twice would price the second crossing on the state before the first). A layered beam search on the float models: after each hop
-// every intermediate token keeps only its best BEAM partial paths by the
-// amount of that token they deliver for the whole input.
+// twice would price the second crossing on the state before the first). A
+// layered beam search on the float models: after each hop every intermediate
+// token keeps only its best BEAM partial paths by the amount of that token
+// they deliver for the whole input.
 //
 // Pruning. A curve never gives more than its spot rate times its input
 // (the curves are concave), so a partial path holding `a` of token Y can end
