@@ -109,6 +109,7 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], options: Endpoints
           const rb = states[b]!.restUntil > now ? states[b]!.restUntil : 0
           return ra - rb || a - b
         })
+        let limitedNow = false
         for (const i of free) {
           const result = yield* Effect.either(Effect.tryPromise({ try: () => run(endpoints[i]!.client), catch: toRpcError(method) }))
           const time = yield* Clock.currentTimeMillis
@@ -119,13 +120,20 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], options: Endpoints
           const error = result.left
           if (error.reason !== "rate-limited" && !endpointFault(error.reason)) return yield* error
           yield* fault(i, error, time)
+          limitedNow ||= error.reason === "rate-limited"
           last = error
         }
         // every endpoint failed or is limited: wait for the first limited one, if it frees in time
         const after = yield* Clock.currentTimeMillis
         const limited = states.filter((s) => s.limitedUntil > after).map((s) => s.limitedUntil)
         const gaveUp = last ?? new RpcError({ reason: "rate-limited", method, message: "every endpoint is rate-limiting" })
-        if (limited.length === 0) return yield* gaveUp
+        // none limited any more (a short Retry-After may pass while the others are answered): ask again,
+        // unless every endpoint was tried and failed as an endpoint
+        if (limited.length === 0) {
+          if (!limitedNow && free.length > 0) return yield* gaveUp
+          if (after - start > maxWaitMs) return yield* gaveUp
+          continue
+        }
         const wake = Math.min(...limited)
         if (wake - start > maxWaitMs) return yield* gaveUp
         yield* Effect.sleep(wake - after)

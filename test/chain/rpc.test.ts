@@ -138,3 +138,26 @@ describe("a node that fails large batches", () => {
     expect(error.message).toBe("out of gas")
   })
 })
+
+describe("a rate-limiting endpoint", () => {
+  test("requests that wait for its limit all get through, also when a short Retry-After has passed before they look again", async () => {
+    // answers two requests in three with 429 and a Retry-After of a few ms; eth_chainId always
+    let n = 0
+    const server = Bun.serve({
+      port: 0,
+      fetch: async (req) => {
+        const body = (await req.json()) as { id: number; method: string }
+        if (body.method !== "eth_chainId" && n++ % 3 !== 0) return new Response("slow down", { status: 429, headers: { "retry-after": "0.001" } })
+        return Response.json({ jsonrpc: "2.0", id: body.id, result: body.method === "eth_chainId" ? "0x13b2" : "0x2a" })
+      },
+    })
+    try {
+      const rpc = await Effect.runPromise(makeRpc(config({ urls: [`http://127.0.0.1:${server.port}`] })))
+      const blocks = await Effect.runPromise(Effect.all(Array.from({ length: 2000 }, () => rpc.maxPriorityFeePerGas()), { concurrency: "unbounded" }))
+      expect(blocks).toEqual(Array.from({ length: 2000 }, () => 42n))
+      expect(n).toBeGreaterThan(2000)
+    } finally {
+      await server.stop(true)
+    }
+  })
+})
