@@ -93,23 +93,26 @@ export class JsonNumber {
 type SourceReviver = (this: unknown, key: string, value: unknown, context?: { readonly source?: string }) => unknown
 const parseWithSource = JSON.parse as (text: string, reviver: SourceReviver) => unknown
 
+const AMOUNT_KEYS = ["amountIn", "amountOut"] as const
+
 /**
- * JSON text → value. When the body is an object whose amountIn is a number, that
- * number comes back as a JsonNumber with its literal (read from the text itself by
+ * JSON text → value. When the body is an object whose amountIn or amountOut is a number,
+ * that number comes back as a JsonNumber with its literal (read from the text itself by
  * JSON.parse source text access); every other value is JSON.parse's own.
  */
 export const parseJson = (text: string): unknown => {
   const value: unknown = JSON.parse(text)
-  if (typeof value !== "object" || value === null || Array.isArray(value) || typeof (value as Record<string, unknown>).amountIn !== "number") return value
-  // only bodies with a number amount are read a second time, for the literal of the top-level amountIn
-  const literals: Array<readonly [holder: unknown, source: string]> = []
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value
+  const top = value as Record<string, unknown>
+  if (!AMOUNT_KEYS.some((key) => typeof top[key] === "number")) return value
+  // only bodies with a number amount are read a second time, for the literals of the top-level amounts
+  const literals: Array<readonly [holder: unknown, key: string, source: string]> = []
   const again = parseWithSource(text, function (key, v, context) {
-    if (key === "amountIn" && typeof v === "number" && context?.source !== undefined) literals.push([this, context.source])
+    if ((key === "amountIn" || key === "amountOut") && typeof v === "number" && context?.source !== undefined) literals.push([this, key, context.source])
     return v
   }) as Record<string, unknown>
-  const literal = literals.find(([holder]) => holder === again)
   // without a literal (a runtime without source text access) the number stays as parsed
-  if (literal !== undefined) again.amountIn = new JsonNumber(again.amountIn as number, literal[1])
+  for (const [holder, key, source] of literals) if (holder === again) again[key] = new JsonNumber(again[key] as number, source)
   return again
 }
 

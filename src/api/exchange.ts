@@ -9,7 +9,7 @@ import { withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
 import { ApiKeys } from "../access/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
-import { decodeQuoteId, encodeQuoteId, InvalidRequest, priceChangeBps, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
+import { decodeQuoteId, encodeQuoteId, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
 import type { ApiError } from "./errors.ts"
 import type { ApiEndpoint } from "./metrics.ts"
 import { decodeEmptyBody, decodeQuoteRequest, decodeSwapRequest, type SwapRequestWithQuote } from "./requests.ts"
@@ -35,9 +35,10 @@ export const makeExchange = (settings: ExchangeSettings) =>
     const issueQuoteId = (req: QuoteRequest, answer: QuoteResponse, nowSeconds: number) =>
       encodeQuoteId(quoteIdKey, {
         chainId: req.chainId,
+        tradeType: req.tradeType,
         tokenIn: req.tokenIn,
         tokenOut: req.tokenOut,
-        amountIn: req.amountIn,
+        amountIn: answer.amountIn,
         feeBps: req.feeBps,
         feeRecipient: req.feeRecipient,
         slippageBps: req.slippageBps,
@@ -82,7 +83,7 @@ export const makeExchange = (settings: ExchangeSettings) =>
           onLeft: Effect.fail,
           onRight: ({ req, terms }) =>
             Effect.flatMap(withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout), (answer) =>
-              encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeBps(terms.amountOut, answer.amountOut), x.requestId)),
+              encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId)),
         })
       })
 

@@ -10,7 +10,7 @@ import { ERROR_TABLE } from "./errors.ts"
 import { QuoteBody, SwapBody } from "./requests.ts"
 import { ErrorBodyJson, QuoteResponseJson, SwapResponseJson, SourcesResponseJson, TokensResponseJson, EmptyBody } from "./response-schemas.ts"
 
-export const API_VERSION = "1.1.0"
+export const API_VERSION = "1.2.0"
 
 /** Every status an error can have, with the codes it carries. */
 const errorStatuses = (): ReadonlyMap<number, ReadonlyArray<string>> => {
@@ -55,8 +55,11 @@ const quote = withErrors(
     .setHeaders(RequestHeaders)
     .setPayload(QuoteBody)
     .addSuccess(QuoteResponseJson)
-    .annotate(OpenApi.Summary, "Price an exact-input swap")
-    .annotate(OpenApi.Description, "The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block. Nothing is built or simulated."),
+    .annotate(OpenApi.Summary, "Price a swap: exact input (amountIn) or exact output (amountOut)")
+    .annotate(
+      OpenApi.Description,
+      "The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block: the most output for amountIn, or the least input that pays amountOut after every fee (the route executor's own router only: the external aggregators quote exact input). Nothing is built or simulated.",
+    ),
 )
 
 const swap = withErrors(
@@ -67,7 +70,7 @@ const swap = withErrors(
     .annotate(OpenApi.Summary, "Price a swap again and build its transaction")
     .annotate(
       OpenApi.Description,
-      "Priced at the head block, encoded as a call to the route executor and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned.",
+      "Priced at the head block, encoded as a call to the route executor (execute for exact input, executeExactOutput for exact output) and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned. With a quoteId, priceChangeBps compares the output (exact input) or the input (exact output) with the quote's.",
     ),
 )
 
@@ -110,6 +113,11 @@ const finish = (spec: Record<string, any>): Record<string, any> => {
   for (const name of DECODE_ERROR_SCHEMAS) delete schemas[name]
   for (const item of Object.values<Record<string, any>>(spec.paths ?? {})) {
     for (const operation of Object.values<Record<string, any>>(item)) {
+      // a quote or swap body fixes exactly one amount: amountIn (exact input) or amountOut (exact output)
+      const payload = operation.requestBody?.content?.["application/json"]?.schema
+      if (payload?.properties?.amountIn !== undefined && payload.properties.amountOut !== undefined) {
+        payload.oneOf = [{ required: ["amountIn"] }, { required: ["amountOut"] }]
+      }
       for (const [status, response] of Object.entries<Record<string, any>>(operation.responses ?? {})) {
         const content = response.content?.["application/json"]
         if (status !== "200" && content !== undefined) {

@@ -128,10 +128,11 @@ export const parseAmount = (u: unknown): Either.Either<bigint, string> => {
   return Either.right(value)
 }
 
-const AmountField = fieldOf(Schema.BigIntFromSelf, parseAmount, {
-  description: "amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53",
-  oneOf: [{ type: "string", pattern: "^[0-9]{1,78}$" }, { type: "integer", minimum: 1, maximum: 2 ** 53 }],
-})
+const amountField = (description: string) =>
+  fieldOf(Schema.BigIntFromSelf, parseAmount, {
+    description: `${description}: a string of digits, or a JSON number up to 2^53`,
+    oneOf: [{ type: "string", pattern: "^[0-9]{1,78}$" }, { type: "integer", minimum: 1, maximum: 2 ** 53 }],
+  })
 
 const parseIntegerIn = (min: number, max: number) => (u: unknown): Either.Either<number, string> =>
   typeof u === "number" && Number.isInteger(u) && u >= min && u <= max
@@ -191,7 +192,8 @@ const parseQuoteId = (u: unknown): Either.Either<string, string> =>
 const quoteFields = {
   tokenIn: addressField("the token sold: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
   tokenOut: addressField("the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
-  amountIn: AmountField,
+  amountIn: Schema.optional(amountField("exact input: the amount of tokenIn sold, in its smallest unit; exactly one of amountIn and amountOut")),
+  amountOut: Schema.optional(amountField("exact output: what the recipient must receive after every fee, in tokenOut's smallest unit (native USDC: 18 decimals); exactly one of amountIn and amountOut")),
   feeBps: Schema.optional(fieldOf(Schema.Number, parseFeeBps, { type: "integer", minimum: 0, maximum: 100, description: "partner fee in basis points of the output; 0 when not sent" })),
   feeRecipient: Schema.optional(addressField("receives the partner fee; required when feeBps > 0")),
   slippageBps: Schema.optional(fieldOf(Schema.Number, parseSlippageBps, { type: "integer", minimum: 0, maximum: 2000, description: "tolerance below amountOut for minAmountOut; 50 when not sent" })),
@@ -215,9 +217,9 @@ export const SwapBody = Schema.Struct({
   })),
 })
 
-const OPTIONAL = new Set(["feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "recipient", "deadline", "quoteId"])
+const OPTIONAL = new Set(["amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "recipient", "deadline", "quoteId"])
 /** the order fields are reported in when several are wrong: the spec's tables, then the later fields */
-const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline", "includeSources", "excludeSources", "quoteId"]
+const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline", "includeSources", "excludeSources", "quoteId"]
 
 const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
@@ -230,6 +232,7 @@ const quoteParsers: FieldParsers = {
   tokenIn: parseAddress,
   tokenOut: parseAddress,
   amountIn: parseAmount,
+  amountOut: parseAmount,
   feeBps: parseFeeBps,
   feeRecipient: parseAddress,
   slippageBps: parseSlippageBps,
@@ -238,7 +241,7 @@ const quoteParsers: FieldParsers = {
   excludeSources: parseSourceNames,
 }
 const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline, quoteId: parseQuoteId }
-const QUOTE_REQUIRED = ["tokenIn", "tokenOut", "amountIn"] as const
+const QUOTE_REQUIRED = ["tokenIn", "tokenOut"] as const
 const SWAP_REQUIRED = [...QUOTE_REQUIRED, "sender"] as const
 
 /**
@@ -332,6 +335,12 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
     return fail("tokenOut: USDC to USDC is nothing to swap (native and ERC-20 USDC are one balance)")
   }
   if (same(f.tokenIn, f.tokenOut)) return fail("tokenOut: must differ from tokenIn")
+  if (f.amountIn !== undefined && f.amountOut !== undefined) {
+    return fail("amountOut: send either amountIn (exact input) or amountOut (exact output), not both")
+  }
+  if (f.amountIn === undefined && f.amountOut === undefined) {
+    return fail("amountIn: is required (or amountOut, for an exact output)")
+  }
   const feeBps = f.feeBps ?? 0
   if (f.feeRecipient !== undefined) {
     const recipientProblem = partyProblem(f.feeRecipient, rules.executor)
@@ -345,7 +354,7 @@ const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<Quo
     chainId: rules.chainId,
     tokenIn: f.tokenIn,
     tokenOut: f.tokenOut,
-    amountIn: f.amountIn,
+    ...(f.amountIn !== undefined ? { tradeType: "exactInput" as const, amountIn: f.amountIn } : { tradeType: "exactOutput" as const, amountOut: f.amountOut! }),
     feeBps,
     feeRecipient: feeBps > 0 ? f.feeRecipient! : null,
     slippageBps: f.slippageBps ?? DEFAULT_SLIPPAGE_BPS,

@@ -14,7 +14,7 @@ const Hop = Schema.Struct({
 }).annotations({ identifier: "RouteHop" })
 
 const RouteEntry = Schema.Struct({
-  shareBps: IntegerJson(1, 10_000, "share of the input for this split; all entries add up to 10000"),
+  shareBps: IntegerJson(1, 10_000, "share of the input for this split (exact output: of the gross output); all entries add up to 10000"),
   hops: Schema.Array(Hop),
 }).annotations({ identifier: "RouteEntry" })
 
@@ -38,9 +38,11 @@ const pricedFields = {
   chainId: Schema.Literal(...ARC_CHAIN_IDS).annotations({ description: `the chain the service serves: ${ARC_CHAINS_TEXT}` }),
   tokenIn: AddressJson,
   tokenOut: AddressJson,
-  amountIn: AmountJson,
-  amountOut: amountJson("what the recipient gets: grossAmountOut less both fees"),
-  minAmountOut: amountJson("amountOut less slippageBps, rounded down; the transaction reverts below it"),
+  tradeType: Schema.Literal("exactInput", "exactOutput").annotations({ description: "exactInput when the request sent amountIn, exactOutput when it sent amountOut" }),
+  amountIn: amountJson("exact input: as requested; exact output: the input the route needs at blockNumber"),
+  maxAmountIn: amountJson("the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it)"),
+  amountOut: amountJson("exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so)"),
+  minAmountOut: amountJson("exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut"),
   slippageBps: IntegerJson(0, 2_000, "the request's slippageBps"),
   grossAmountOut: amountJson("what the route delivers before fees"),
   fees: Fees,
@@ -60,7 +62,7 @@ export const QuoteResponseJson = Schema.Struct({
 const Tx = Schema.Struct({
   to: addressJson("the route executor"),
   data: HexJson,
-  value: amountJson("native USDC to send, 18 decimals; 0 unless the input is native USDC"),
+  value: amountJson("native USDC to send, 18 decimals: amountIn (exact output: maxAmountIn, what is not needed comes back in the same transaction) for native USDC input, else 0"),
   gas: Schema.NullOr(AmountJson).annotations({ description: "gas limit: the least limit at which the simulation succeeds plus headroom; null when not simulated" }),
 }).annotations({ identifier: "Transaction" })
 
@@ -72,7 +74,7 @@ const Approval = Schema.Struct({ token: AddressJson, spender: AddressJson, amoun
 const BalanceIssue = Schema.Struct({
   token: AddressJson,
   actual: AmountJson,
-  expected: amountJson("amountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance)"),
+  expected: amountJson("maxAmountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance)"),
 }).annotations({ identifier: "BalanceIssue" })
 
 const AllowanceIssue = Schema.Struct({
@@ -100,7 +102,7 @@ export const SwapResponseJson = Schema.Struct({
   simulated: Schema.Boolean.annotations({ description: "true when the exact transaction was simulated from the sender and succeeded" }),
   issues: Schema.NullOr(Issues),
   priceChangeBps: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({
-    description: "amountOut against the quoteId's, in basis points (negative when worse), rounded toward zero; null without a quoteId",
+    description: "the price against the quoteId's, in basis points, negative when worse, rounded toward zero: for exact input amountOut against the quoted amountOut, for exact output the quoted amountIn against amountIn (the change is in the input); null without a quoteId",
   }),
   requestId: RequestIdJson,
 }).annotations({ identifier: "SwapResponse" })
@@ -140,6 +142,9 @@ const Source = Schema.Struct({
   pools: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({ description: "venue: its pools published at blockNumber; null for an aggregator" }),
   healthy: Schema.Boolean.annotations({ description: "venue: registered on the route executor and its pools published; aggregator: its circuit breaker is closed" }),
   detail: Schema.NullOr(Schema.String).annotations({ description: "why it is not healthy; null when it is" }),
+  tradeTypes: Schema.Array(Schema.Literal("exactInput", "exactOutput")).annotations({
+    description: "the requests it competes on: a venue both; an aggregator exactInput only (its answer is calldata for a fixed input)",
+  }),
 }).annotations({ identifier: "Source" })
 
 export const SourcesResponseJson = Schema.Struct({

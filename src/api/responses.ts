@@ -6,7 +6,7 @@ import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
-import { minAmountOut, splitFees } from "../fees/index.ts"
+import { maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 
@@ -16,7 +16,9 @@ const same = (a: string | null, b: string | null) => (a === null || b === null ?
 export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): string | undefined => {
   if (q.chainId !== request.chainId) return `chainId ${q.chainId} is not the request's ${request.chainId}`
   if (!same(q.tokenIn, request.tokenIn) || !same(q.tokenOut, request.tokenOut)) return "tokens differ from the request"
-  if (q.amountIn !== request.amountIn) return "amountIn differs from the request"
+  if (q.tradeType !== request.tradeType) return "tradeType differs from the request"
+  if (request.tradeType === "exactInput" && q.amountIn !== request.amountIn) return "amountIn differs from the request"
+  if (request.tradeType === "exactOutput" && q.amountOut !== request.amountOut) return "amountOut differs from the request"
   if (q.slippageBps !== request.slippageBps) return "slippageBps differs from the request"
   if (!same(q.fees.token, q.tokenOut)) return "fees.token is not tokenOut"
   if (q.fees.partnerBps !== request.feeBps || !same(q.fees.partnerRecipient, request.feeRecipient)) return "partner fee differs from the request"
@@ -26,10 +28,17 @@ export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): str
   } catch (e) {
     return `fees: ${(e as Error).message}`
   }
-  if (q.fees.protocolAmount !== expected.protocolAmount || q.fees.partnerAmount !== expected.partnerAmount || q.amountOut !== expected.amountOut) {
-    return "amounts do not follow the fee formulas"
+  if (q.fees.protocolAmount !== expected.protocolAmount || q.fees.partnerAmount !== expected.partnerAmount) return "amounts do not follow the fee formulas"
+  if (q.tradeType === "exactInput") {
+    if (q.amountOut !== expected.amountOut) return "amounts do not follow the fee formulas"
+    if (q.minAmountOut !== minAmountOut(q.amountOut, q.slippageBps)) return "minAmountOut does not follow slippageBps"
+    if (q.maxAmountIn !== q.amountIn) return "maxAmountIn is not amountIn"
+  } else {
+    // the least gross whose net reaches amountOut: its net is amountOut or one unit more
+    if (expected.amountOut < q.amountOut || expected.amountOut > q.amountOut + 1n) return "grossAmountOut does not pay amountOut after the fees"
+    if (q.minAmountOut !== q.amountOut) return "minAmountOut is not amountOut"
+    if (q.maxAmountIn !== maxAmountIn(q.amountIn, q.slippageBps)) return "maxAmountIn does not follow slippageBps"
   }
-  if (q.minAmountOut !== minAmountOut(q.amountOut, q.slippageBps)) return "minAmountOut does not follow slippageBps"
   if (q.priceImpactBps !== null && !Number.isSafeInteger(q.priceImpactBps)) return "priceImpactBps is not an integer"
   if (q.gasEstimate !== null && q.gasEstimate < 0n) return "negative gasEstimate"
   if (q.route.length === 0) return "empty route"

@@ -6,7 +6,7 @@
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
 import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
-import { minAmountOut, splitFees } from "../fees/index.ts"
+import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { SwapPrograms, type QuoteError, type SwapError, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 import { isNativeUsdc } from "./requests.ts"
@@ -34,16 +34,22 @@ const checkTokens = (request: QuoteRequest) =>
     ? Effect.void
     : Effect.dieMessage(`synthetic programs: asked for ${request.tokenIn} → ${request.tokenOut}, outside their token table`)
 
-/** The synthetic answer: grossAmountOut = 2 × amountIn. */
+/** The synthetic answer: grossAmountOut = 2 × amountIn (exact output: amountIn = ⌈gross / 2⌉). */
 export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
-  const fees = splitFees(request.amountIn * 2n, { protocolBps: SYNTHETIC.protocolBps, partnerBps: request.feeBps })
+  const rates = { protocolBps: SYNTHETIC.protocolBps, partnerBps: request.feeBps }
+  const exactInput = request.tradeType === "exactInput"
+  const gross = exactInput ? request.amountIn * 2n : grossForNet(request.amountOut, rates)
+  const amountIn = exactInput ? request.amountIn : (gross + 1n) / 2n
+  const fees = splitFees(gross, rates)
   return {
     chainId: request.chainId,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
-    amountIn: request.amountIn,
-    amountOut: fees.amountOut,
-    minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+    tradeType: request.tradeType,
+    amountIn,
+    maxAmountIn: exactInput ? amountIn : maxAmountIn(amountIn, request.slippageBps),
+    amountOut: exactInput ? fees.amountOut : request.amountOut,
+    minAmountOut: exactInput ? minAmountOut(fees.amountOut, request.slippageBps) : request.amountOut,
     slippageBps: request.slippageBps,
     grossAmountOut: fees.grossAmountOut,
     fees: {
@@ -65,13 +71,14 @@ export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
 
 export const syntheticSwap = (request: SwapRequest): SwapResponse => {
   const native = isNativeUsdc(request.tokenIn)
+  const quote = syntheticQuote(request)
   return {
-    ...syntheticQuote(request),
+    ...quote,
     sender: request.sender,
     recipient: request.recipient,
     deadline: request.deadline,
-    tx: { to: SYNTHETIC.executor, data: "0x5e1ec7ed", value: native ? request.amountIn : 0n, gas: SYNTHETIC.simulatedGas },
-    approval: native ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: request.amountIn },
+    tx: { to: SYNTHETIC.executor, data: "0x5e1ec7ed", value: native ? quote.maxAmountIn : 0n, gas: SYNTHETIC.simulatedGas },
+    approval: native ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: quote.maxAmountIn },
     simulated: true,
     issues: { balance: null, allowance: null },
   }
@@ -94,7 +101,7 @@ export const syntheticPrograms = (options: SyntheticOptions = {}): Layer.Layer<S
     swap: (request) => Effect.zipRight(checkTokens(request), options.swap?.(request) ?? Effect.succeed(syntheticSwap(request))),
     sourceNames: new Set(["synthetic"]),
     sources: Effect.succeed({
-      sources: [{ name: "synthetic", type: "venue" as const, kind: "uniswap-v2", pools: 1, healthy: true, detail: null }],
+      sources: [{ name: "synthetic", type: "venue" as const, kind: "uniswap-v2", pools: 1, healthy: true, detail: null, tradeTypes: ["exactInput" as const, "exactOutput" as const] }],
       blockNumber: SYNTHETIC.blockNumber,
     }),
     tokens: Effect.succeed({

@@ -61,6 +61,12 @@ export const minAmountOut = (amountOut: bigint, slippageBps: number): bigint => 
   return (amountOut * (BPS - checkBps(slippageBps, "slippageBps"))) / BPS
 }
 
+/** ceil(amountIn × (10000 + slippageBps) / 10000): the most an exact-output swap may take. */
+export const maxAmountIn = (amountIn: bigint, slippageBps: number): bigint => {
+  checkAmount(amountIn, "amountIn")
+  return (amountIn * (BPS + checkBps(slippageBps, "slippageBps")) + BPS - 1n) / BPS
+}
+
 /**
  * The least gross output whose net (splitFees' amountOut) reaches `amountOut`: what an
  * exact-output route must deliver before fees. The net grows by at most one unit per unit of

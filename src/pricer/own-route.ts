@@ -4,8 +4,8 @@
 import type { Address } from "viem"
 import { checksum } from "../addresses/index.ts"
 import type { RouteHop as ExecutorHop } from "../chain/index.ts"
-import { findBestRoute, type RouteHop } from "../routing/index.ts"
-import type { SourceRequest, SourceRoute } from "./route.ts"
+import { findBestRoute, findBestRouteExactOutput, type RouteHop } from "../routing/index.ts"
+import type { ExactOutputSourceRequest, SourceRequest, SourceRoute } from "./route.ts"
 
 /** The own router's name as a source (in metrics and logs). */
 export const OWN_ROUTER = "router"
@@ -25,6 +25,15 @@ const executorHop = (hop: RouteHop, venueIds: ReadonlyMap<string, number>): Exec
   }
 }
 
+/**
+ * The executor's hop for a hop of an exact-output route: a stable pool cannot buy an exact amount,
+ * so its hop carries the least input the router found, the executor's starting point.
+ */
+const executorHopExactOutput = (hop: RouteHop, dxHint: bigint, venueIds: ReadonlyMap<string, number>): ExecutorHop =>
+  hop.kind === "curve-stableswap"
+    ? { kind: "stableExactOutput", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, pool: hop.pool as Address, dxHint }
+    : executorHop(hop, venueIds)
+
 /** Pool ids as the spec shows them: checksummed addresses, V4 ids as 32-byte hex. */
 const displayPool = (pool: string): string => (pool.length === 42 ? checksum(pool) : pool.toLowerCase())
 
@@ -35,6 +44,43 @@ export interface OwnRouteOptions {
   readonly venues?: ReadonlySet<string>
 }
 
+const routeOptions = (options: OwnRouteOptions) => ({
+  ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
+  ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
+  ...(options.venues !== undefined ? { venues: options.venues } : {}),
+})
+
+const displayOf = (splits: ReadonlyArray<{ readonly shareBps: number; readonly hops: readonly RouteHop[] }>): SourceRoute["display"] =>
+  splits.map((s) => ({
+    shareBps: s.shareBps,
+    hops: s.hops.map((h) => ({ dex: h.venue, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
+  }))
+
+/**
+ * The route needing the least input (gas included, in tokenIn) to deliver the request's gross
+ * output over its World, or undefined when the pools cannot deliver it.
+ */
+export const ownRouteExactOutput = (request: ExactOutputSourceRequest, options: OwnRouteOptions = {}): SourceRoute | undefined => {
+  const found = findBestRouteExactOutput(request.snapshot, {
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountOut: request.amountOut,
+    nativeToTokenIn: request.nativeToTokenIn,
+    ...routeOptions(options),
+  })
+  if (found === undefined) return undefined
+  const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()
+  return {
+    source: OWN_ROUTER,
+    amountOut: found.amountOut,
+    amountIn: found.amountIn,
+    gasEstimate: found.gasEstimate,
+    netAmountOut: found.amountOut,
+    route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h, i) => executorHopExactOutput(h, s.hopAmountsIn[i]!, venueIds)) })),
+    display: displayOf(found.splits),
+  }
+}
+
 /** The best route over the request's World, or undefined when no path delivers anything. */
 export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}): SourceRoute | undefined => {
   const found = findBestRoute(request.snapshot, {
@@ -42,9 +88,7 @@ export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}):
     tokenOut: request.tokenOut,
     amountIn: request.amountIn,
     nativeToTokenOut: request.nativeToTokenOut,
-    ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
-    ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
-    ...(options.venues !== undefined ? { venues: options.venues } : {}),
+    ...routeOptions(options),
   })
   if (found === undefined || found.amountOut === 0n) return undefined
   const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()
@@ -54,9 +98,6 @@ export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}):
     gasEstimate: found.gasEstimate,
     netAmountOut: found.netAmountOut,
     route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => executorHop(h, venueIds)) })),
-    display: found.splits.map((s) => ({
-      shareBps: s.shareBps,
-      hops: s.hops.map((h) => ({ dex: h.venue, pool: displayPool(h.pool), tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })),
-    })),
+    display: displayOf(found.splits),
   }
 }

@@ -4,11 +4,11 @@
 // request and answers always give the same result.
 import type { Address } from "viem"
 import { checksum, USDC_ERC20_ADDRESS } from "../addresses/index.ts"
-import { minAmountOut, splitFees } from "../fees/index.ts"
+import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
 import type { ExecutorSettings, World } from "../market/index.ts"
 import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
 import type { NormalizedToken, Routability } from "../tokens/index.ts"
-import { ownRoute, type OwnRouteOptions } from "./own-route.ts"
+import { ownRoute, ownRouteExactOutput, type OwnRouteOptions } from "./own-route.ts"
 import { rankRoutes } from "./rank.ts"
 import type { GasCost, QuoteRequest, QuoteResponse } from "./quote.ts"
 import type { SourceRequest, SourceRoute } from "./route.ts"
@@ -30,6 +30,8 @@ export type Refusal =
   /** no route executor answered at this block */
   | { readonly kind: "no-executor"; readonly blockNumber: bigint }
   | { readonly kind: "no-route" }
+  /** exact output: no route over the pools delivers the amount (before fees) */
+  | { readonly kind: "cannot-deliver"; readonly symbol: string }
   /** every route moves the price further from the reference prices than the limit allows (the best route's impact) */
   | { readonly kind: "price-impact"; readonly impactBps: number; readonly limitBps: number }
 
@@ -65,13 +67,25 @@ const USDC = USDC_ERC20_ADDRESS.toLowerCase()
 
 const isRefusal = (x: object): x is Refusal => "kind" in x
 
-/** What every source is asked for this request on this World, or why there is nothing to ask. */
-export const sourceRequest = (world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | Refusal => {
-  const { tokenIn, tokenOut } = tokens
+/** Why the request's tokens cannot be priced, or undefined. */
+const tokenRefusal = ({ tokenIn, tokenOut, routableIn, routableOut }: PricingTokens): Refusal | undefined => {
   if (tokenIn.erc20Address === tokenOut.erc20Address) return { kind: "same-token" }
-  for (const [field, token, answer] of [["tokenIn", tokenIn, tokens.routableIn], ["tokenOut", tokenOut, tokens.routableOut]] as const) {
+  for (const [field, token, answer] of [["tokenIn", tokenIn, routableIn], ["tokenOut", tokenOut, routableOut]] as const) {
     if (!answer.routable) return { kind: "unroutable", field, symbol: token.symbol, reason: answer.reason }
   }
+  return undefined
+}
+
+/**
+ * What every source is asked for this request on this World, or why there is nothing to ask.
+ * Exact-output requests ask the own router alone: an aggregator quotes exact input only (the
+ * route it returns is calldata for a fixed input), so none competes on them.
+ */
+export const sourceRequest = (world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | Refusal => {
+  const { tokenIn, tokenOut } = tokens
+  const refusal = tokenRefusal(tokens)
+  if (refusal !== undefined) return refusal
+  if (request.tradeType === "exactOutput") return { kind: "no-route" }
   // native input goes down the route in whole ERC-20 units; the executor refunds the rest
   const amountIn = request.amountIn / tokenIn.scale
   if (amountIn === 0n) return { kind: "below-one-unit", symbol: tokenIn.symbol }
@@ -110,25 +124,59 @@ export const price = (
   external: ReadonlyArray<SourceRoute | undefined> = [],
   options: PriceOptions = {},
 ): Priced | Refusal => {
-  const asked = sourceRequest(world, tokens, request)
-  if (isRefusal(asked)) return asked
+  const refusal = tokenRefusal(tokens)
+  if (refusal !== undefined) return refusal
   const settings = world.executor
   if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
   const { maxPriceImpactBps, ...search } = options
-  const own = ownRoute(asked, request.allowedSources === undefined ? search : { ...search, venues: request.allowedSources })
-  const answers = [own, ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n)
-  const ranked = rankRoutes(answers)
-  if (ranked.length === 0) return { kind: "no-route" }
+  const routeOptions = request.allowedSources === undefined ? search : { ...search, venues: request.allowedSources }
   const { tokenIn, tokenOut } = tokens
   const priceOf = (address: Address): UsdPrice | undefined =>
     world.prices.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC ? ONE_DOLLAR : undefined)
   const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
+  const rates = { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps }
+
+  // the ranked routes, each with the input it takes (tokenIn's smallest unit) and the gross output it pays (tokenOut's)
+  let ranked: SourceRoute[]
+  let amountInOf: (route: SourceRoute) => bigint
+  let grossOf: (route: SourceRoute) => bigint
+  if (request.tradeType === "exactInput") {
+    const asked = sourceRequest(world, tokens, request)
+    if (isRefusal(asked)) return asked
+    const own = ownRoute(asked, routeOptions)
+    ranked = rankRoutes([own, ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
+    if (ranked.length === 0) return { kind: "no-route" }
+    amountInOf = () => request.amountIn
+    // native output is paid in wei: the route's ERC-20 output × 10^12
+    grossOf = (route) => route.amountOut * tokenOut.scale
+  } else {
+    // the fees come off the route's gross output: it must pay the least gross whose net reaches amountOut,
+    // native output in whole ERC-20 units (the executor pays what lies above the gross back to the sender)
+    const gross = grossForNet(request.amountOut, rates)
+    const inIsUsdc = tokenIn.erc20Address.toLowerCase() === USDC
+    const priceIn = priceOf(tokenIn.erc20Address)
+    const own = ownRouteExactOutput(
+      {
+        tokenIn: tokenIn.erc20Address,
+        tokenOut: tokenOut.erc20Address,
+        amountOut: (gross + tokenOut.scale - 1n) / tokenOut.scale,
+        snapshot: world,
+        nativeToTokenIn: (wei) => (inIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenIn.decimals, priceOut: priceIn })),
+      },
+      routeOptions,
+    )
+    if (own === undefined || own.amountIn === undefined) return { kind: "cannot-deliver", symbol: tokenOut.symbol }
+    ranked = [own]
+    amountInOf = (route) => route.amountIn! * tokenIn.scale
+    grossOf = () => gross
+  }
+
   const impactOf = (route: SourceRoute): number | null =>
     priceImpactBps({
-      amountIn: request.amountIn,
+      amountIn: amountInOf(route),
       decimalsIn: tokenIn.decimals,
       priceIn: priceOf(tokenIn.erc20Address),
-      grossAmountOut: route.amountOut * tokenOut.scale,
+      grossAmountOut: grossOf(route),
       decimalsOut: tokenOut.decimals,
       priceOut: priceOf(tokenOut.erc20Address),
     })
@@ -139,16 +187,19 @@ export const price = (
   const candidates = maxPriceImpactBps === undefined ? ranked : ranked.filter(within(maxPriceImpactBps))
   if (candidates.length === 0) return { kind: "price-impact", impactBps: impactOf(ranked[0]!) ?? 0, limitBps: maxPriceImpactBps ?? 0 }
   const respond = (best: SourceRoute): QuoteResponse => {
-    // native output is paid in wei: the route's ERC-20 output × 10^12
-    const grossAmountOut = best.amountOut * tokenOut.scale
-    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
+    const grossAmountOut = grossOf(best)
+    const amountIn = amountInOf(best)
+    const fees = splitFees(grossAmountOut, rates)
+    const exactOutput = request.tradeType === "exactOutput"
     return {
       chainId: request.chainId,
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
-      amountIn: request.amountIn,
-      amountOut: fees.amountOut,
-      minAmountOut: minAmountOut(fees.amountOut, request.slippageBps),
+      tradeType: request.tradeType,
+      amountIn,
+      maxAmountIn: exactOutput ? maxAmountIn(amountIn, request.slippageBps) : amountIn,
+      amountOut: exactOutput ? request.amountOut : fees.amountOut,
+      minAmountOut: exactOutput ? request.amountOut : minAmountOut(fees.amountOut, request.slippageBps),
       slippageBps: request.slippageBps,
       grossAmountOut,
       fees: {

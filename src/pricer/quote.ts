@@ -4,14 +4,28 @@
 import type { Address } from "viem"
 import type { ArcChainId } from "../addresses/index.ts"
 
-export interface QuoteRequest {
+/** Exact input ("what do I get for amountIn") or exact output ("what does amountOut cost me"). */
+export type TradeType = "exactInput" | "exactOutput"
+
+/** The amount a request fixes: exactly one of amountIn and amountOut. */
+export type TradeAmount =
+  | {
+      readonly tradeType: "exactInput"
+      /** in tokenIn's smallest unit; 1 ≤ amountIn < 2^256 */
+      readonly amountIn: bigint
+    }
+  | {
+      readonly tradeType: "exactOutput"
+      /** what the recipient must receive after every fee, in tokenOut's smallest unit (native: wei); 1 ≤ amountOut < 2^256 */
+      readonly amountOut: bigint
+    }
+
+export interface QuoteTerms {
   /** the chain the service serves (a request that names another is refused by the edge) */
   readonly chainId: ArcChainId
   /** checksummed; native USDC may be 0x0000…0000 or the 0xEeee…EEeE placeholder, as sent */
   readonly tokenIn: Address
   readonly tokenOut: Address
-  /** in tokenIn's smallest unit; 1 ≤ amountIn < 2^256 */
-  readonly amountIn: bigint
   /** partner fee, 0-100; 0 when not sent */
   readonly feeBps: number
   /** present exactly when feeBps > 0; never the zero address, the executor or the native placeholder 0xEeee…EEeE */
@@ -22,6 +36,11 @@ export interface QuoteRequest {
   readonly allowedSources?: ReadonlySet<string>
 }
 
+export type QuoteRequest = QuoteTerms & TradeAmount
+
+/** The amount a request fixes, whichever side it is on. */
+export const fixedAmount = (request: TradeAmount): bigint => (request.tradeType === "exactInput" ? request.amountIn : request.amountOut)
+
 export interface RouteHop {
   readonly dex: string
   /** pool address, 32-byte V4 pool id, or null when unknown */
@@ -31,7 +50,7 @@ export interface RouteHop {
 }
 
 export interface RouteEntry {
-  /** share of the input; all entries add up to 10000 */
+  /** share of the input (exact output: of the gross output); all entries add up to 10000 */
   readonly shareBps: number
   readonly hops: ReadonlyArray<RouteHop>
 }
@@ -63,10 +82,14 @@ export interface QuoteResponse {
   readonly chainId: ArcChainId
   readonly tokenIn: Address
   readonly tokenOut: Address
+  readonly tradeType: TradeType
+  /** exact input: as requested; exact output: what the route needs at blockNumber */
   readonly amountIn: bigint
-  /** grossAmountOut − both fees */
+  /** exact input: = amountIn; exact output: amountIn raised by slippageBps, rounded up (the most the transaction takes) */
+  readonly maxAmountIn: bigint
+  /** exact input: grossAmountOut − both fees; exact output: as requested */
   readonly amountOut: bigint
-  /** floor(amountOut × (10000 − slippageBps) / 10000) */
+  /** exact input: floor(amountOut × (10000 − slippageBps) / 10000); exact output: = amountOut */
   readonly minAmountOut: bigint
   readonly slippageBps: number
   readonly grossAmountOut: bigint

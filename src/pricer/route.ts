@@ -21,6 +21,18 @@ export interface SourceRequest {
   readonly sender?: Address
 }
 
+/** What the own router is asked for an exact output (external aggregators are not asked: see sourceRequest). */
+export interface ExactOutputSourceRequest {
+  /** ERC-20 tokens as pools hold them (native USDC already mapped to the ERC-20) */
+  readonly tokenIn: Address
+  readonly tokenOut: Address
+  /** the gross output the route must deliver, in tokenOut's ERC-20 units (fees are taken from it) */
+  readonly amountOut: bigint
+  readonly snapshot: World
+  /** gas in native wei → tokenIn units; undefined when no price converts it */
+  readonly nativeToTokenIn: (wei: bigint) => bigint | undefined
+}
+
 export interface DisplayHop {
   readonly dex: string
   /** pool address, 32-byte V4 pool id, or null when the source does not say */
@@ -34,6 +46,8 @@ export interface SourceRoute {
   readonly source: string
   /** gross output in tokenOut's ERC-20 units, before fees */
   readonly amountOut: bigint
+  /** exact output only: the input the route needs, in tokenIn's ERC-20 units */
+  readonly amountIn?: bigint
   readonly gasEstimate: bigint
   /** what the search maximised: output minus gas in tokenOut (amountOut when gas has no price) */
   readonly netAmountOut: bigint

@@ -8,6 +8,7 @@ import { USDC_ERC20_ADDRESS } from "../addresses/index.ts"
 import type { World } from "../market/index.ts"
 import type { UsdPrice } from "../pricing/index.ts"
 import type { Source } from "../sources/index.ts"
+import type { TradeType } from "../pricer/index.ts"
 import type { Tokens } from "../tokens/index.ts"
 import { Unavailable, type QuoteError } from "./errors.ts"
 
@@ -20,6 +21,8 @@ export interface SourceInfo {
   readonly healthy: boolean
   /** why it is not healthy; null when it is */
   readonly detail: string | null
+  /** the requests it competes on: venues both; an aggregator exact input only (it quotes calldata for a fixed input) */
+  readonly tradeTypes: readonly TradeType[]
 }
 
 export interface SourcesAnswer {
@@ -74,7 +77,7 @@ const venueInfo = (world: World, counts: ReadonlyMap<string, number>, venue: Ven
     : !registered ? "not registered on the route executor"
     : pools === 0 ? "no pools published"
     : null
-  return { name: venue.name, type: "venue", kind: venue.kind, pools, healthy: detail === null, detail }
+  return { name: venue.name, type: "venue", kind: venue.kind, pools, healthy: detail === null, detail, tradeTypes: ["exactInput", "exactOutput"] }
 }
 
 const aggregatorInfo = (source: Source): Effect.Effect<SourceInfo> =>
@@ -85,6 +88,7 @@ const aggregatorInfo = (source: Source): Effect.Effect<SourceInfo> =>
     pools: null,
     healthy: state === "closed",
     detail: state === "closed" ? null : `its circuit breaker is ${state}: failing calls are not retried until it closes`,
+    tradeTypes: ["exactInput"],
   }))
 
 /** The sources of the World, in the configured order: venues, then aggregators. */

@@ -11,5 +11,5 @@ export {
 export { Internal, InvalidRequest, NoRoute, SimulationFailed, Timeout, Unavailable, type QuoteError, type SwapError } from "./errors.ts"
 export { chainServices, livePrograms, liveServices } from "./live.ts"
 export { decimalPrice, sourcesOf, tokensOf, type SourceInfo, type SourcesAnswer, type TokenInfo, type TokensAnswer, type VenueName } from "./catalog.ts"
-export { decodeQuoteId, encodeQuoteId, priceChangeBps, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "./quote-id.ts"
+export { decodeQuoteId, encodeQuoteId, priceChangeBps, priceChangeOf, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "./quote-id.ts"
 export { senderIssues, type AllowanceIssue, type BalanceIssue, type InputKind, type SenderIssues } from "./sender-issues.ts"

@@ -9,7 +9,7 @@ import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
 import type { SenderIssues } from "./sender-issues.ts"
 
-export interface SwapRequest extends QuoteRequest {
+export interface SwapParties {
   /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */
   readonly sender: Address
   /** the sender when not sent; never the zero address, the executor or the native placeholder */
@@ -18,11 +18,13 @@ export interface SwapRequest extends QuoteRequest {
   readonly deadline: number
 }
 
+export type SwapRequest = QuoteRequest & SwapParties
+
 export interface SwapTx {
   /** the route executor */
   readonly to: Address
   readonly data: Hex
-  /** native USDC in 18-decimal units; 0 unless the input is native */
+  /** native USDC in 18-decimal units: amountIn (exact output: maxAmountIn) for native input, else 0 */
   readonly value: bigint
   /** simulated gas plus headroom; null when not simulated */
   readonly gas: bigint | null

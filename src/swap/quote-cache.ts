@@ -1,7 +1,7 @@
 // Quotes shared within a block: the same request against the same market
 // snapshot prices the same, so its answer is kept until the next block
 // (clients are told to share one quote for a few seconds; this does it for them).
-import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import { fixedAmount, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
 
 export interface QuoteCache {
   /** the answer given to this request at this block, if any */
@@ -10,7 +10,7 @@ export interface QuoteCache {
 }
 
 const keyOf = (r: QuoteRequest): string =>
-  `${r.tokenIn}|${r.tokenOut}|${r.amountIn}|${r.feeBps}|${r.feeRecipient ?? ""}|${r.slippageBps}${r.allowedSources === undefined ? "" : `|${[...r.allowedSources].sort().join(",")}`}`
+  `${r.tokenIn}|${r.tokenOut}|${r.tradeType}|${fixedAmount(r)}|${r.feeBps}|${r.feeRecipient ?? ""}|${r.slippageBps}${r.allowedSources === undefined ? "" : `|${[...r.allowedSources].sort().join(",")}`}`
 
 export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
   let block = -1n

@@ -4,18 +4,22 @@
 // stored: a /swap that sends it back is told how its price moved since.
 //
 // Layout (then base64url, no padding):
-//   version 2 | chainId 4 | tokenIn 20 | tokenOut 20 | feeBps 1 | slippageBps 2 |
-//   feeRecipient flag 1 [+ 20] | issuedAt 5 | amountIn len+bytes |
+//   version 3 | chainId 4 | tradeType 1 | tokenIn 20 | tokenOut 20 | feeBps 1 |
+//   slippageBps 2 | feeRecipient flag 1 [+ 20] | issuedAt 5 | amountIn len+bytes |
 //   amountOut len+bytes | blockNumber len+bytes | tag 16
-// Version 1, issued before ids named their chain, is the same without chainId:
-// only Arc (5042) was served then.
+// tradeType is 0 for exact input, 1 for exact output. Version 2, issued before exact
+// output, is the same without tradeType (exact input); version 1, issued before ids
+// named their chain, is version 2 without chainId: only Arc (5042) was served then.
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { Address } from "viem"
 import { ARC_CHAIN_ID, checksum } from "../addresses/index.ts"
+import type { TradeAmount, TradeType } from "../pricer/index.ts"
 
 export interface QuotedTerms {
   /** the chain the quote was issued on */
   readonly chainId: number
+  /** exact input: amountIn was requested and amountOut quoted; exact output: the other way round */
+  readonly tradeType: TradeType
   readonly tokenIn: Address
   readonly tokenOut: Address
   readonly amountIn: bigint
@@ -31,12 +35,14 @@ export interface QuotedTerms {
 export const QUOTE_ID_TTL_SECONDS = 300
 /** How far in the future an id's issue time may lie (clocks of instances differ a little). */
 const CLOCK_SKEW_SECONDS = 30
-const VERSION = 2
-/** ids without a chain: Arc's */
+const VERSION = 3
+/** ids without a trade type: exact input */
+const VERSION_WITHOUT_TRADE_TYPE = 2
+/** ids without a chain: Arc's, exact input */
 const VERSION_WITHOUT_CHAIN = 1
 const TAG_BYTES = 16
-/** the longest id an encoding can give (189 bytes: three 32-byte integers, a recipient): anything longer is refused unread */
-const MAX_ID_LENGTH = 252
+/** the longest id an encoding can give (190 bytes: three 32-byte integers, a recipient): anything longer is refused unread */
+const MAX_ID_LENGTH = 256
 const BASE64URL = /^[A-Za-z0-9_-]+$/
 
 /** The signing key for quote ids, derived from a secret the instances share. */
@@ -60,6 +66,7 @@ export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   const hex =
     hexOf(VERSION, 2) +
     hexOf(terms.chainId, 8) +
+    (terms.tradeType === "exactOutput" ? "01" : "00") +
     terms.tokenIn.slice(2).toLowerCase() +
     terms.tokenOut.slice(2).toLowerCase() +
     hexOf(terms.feeBps, 2) +
@@ -116,11 +123,12 @@ export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, t
   const all = new Uint8Array(Buffer.from(id, "base64url"))
   if (all.length <= TAG_BYTES + 1) return refused("is malformed (too short to be a quote id)")
   const body = all.subarray(0, all.length - TAG_BYTES)
-  if (body[0] !== VERSION && body[0] !== VERSION_WITHOUT_CHAIN) return refused(`is malformed (unknown version ${body[0]})`)
+  if (body[0] !== VERSION && body[0] !== VERSION_WITHOUT_TRADE_TYPE && body[0] !== VERSION_WITHOUT_CHAIN) return refused(`is malformed (unknown version ${body[0]})`)
   if (!timingSafeEqual(tagOf(key, body), all.subarray(all.length - TAG_BYTES))) return refused("was not issued by this service or was altered")
   // signed by us: what follows is well formed unless the layout itself is broken
   const r = reader(body.subarray(1))
   const chainId = body[0] === VERSION_WITHOUT_CHAIN ? BigInt(ARC_CHAIN_ID) : r.fixed(4)
+  const trade = body[0] === VERSION ? r.byte() : 0
   const tokenIn = r.address()
   const tokenOut = r.address()
   const feeBps = r.byte()
@@ -131,29 +139,31 @@ export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, t
   const amountIn = r.integer()
   const amountOut = r.integer()
   const blockNumber = r.integer()
-  if (chainId === undefined || tokenIn === undefined || tokenOut === undefined || feeBps === undefined || slippage === undefined || (flag !== 0 && flag !== 1) || feeRecipient === undefined || issued === undefined || amountIn === undefined || amountOut === undefined || blockNumber === undefined || r.rest() !== 0) {
+  if (chainId === undefined || (trade !== 0 && trade !== 1) || tokenIn === undefined || tokenOut === undefined || feeBps === undefined || slippage === undefined || (flag !== 0 && flag !== 1) || feeRecipient === undefined || issued === undefined || amountIn === undefined || amountOut === undefined || blockNumber === undefined || r.rest() !== 0) {
     return refused("is malformed (its fields do not read)")
   }
   const issuedAtSeconds = Number(issued)
   if (issuedAtSeconds > nowSeconds + CLOCK_SKEW_SECONDS) return refused(`was issued in the future (at ${issuedAtSeconds}, now is ${nowSeconds})`)
   const age = nowSeconds - issuedAtSeconds
   if (age > ttlSeconds) return refused(`expired ${age - ttlSeconds} s ago (a quote id is valid for ${ttlSeconds} s; ask /quote again)`)
-  return { ok: true, terms: { chainId: Number(chainId), tokenIn, tokenOut, amountIn, feeBps, feeRecipient, slippageBps: Number(slippage), amountOut, blockNumber, issuedAtSeconds } }
+  return { ok: true, terms: { chainId: Number(chainId), tradeType: trade === 1 ? "exactOutput" : "exactInput", tokenIn, tokenOut, amountIn, feeBps, feeRecipient, slippageBps: Number(slippage), amountOut, blockNumber, issuedAtSeconds } }
 }
 
 /**
  * The first field in which a request differs from the quoted terms (chainId, tokenIn, tokenOut,
- * amountIn, feeBps, feeRecipient), or undefined: a quote id is for the same trade on the same chain only.
+ * amountIn or amountOut, feeBps, feeRecipient), or undefined: a quote id is for the same trade on
+ * the same chain only.
  */
 export const sameRequest = (
   terms: QuotedTerms,
-  request: { readonly chainId: number; readonly tokenIn: string; readonly tokenOut: string; readonly amountIn: bigint; readonly feeBps: number; readonly feeRecipient: string | null },
+  request: { readonly chainId: number; readonly tokenIn: string; readonly tokenOut: string; readonly feeBps: number; readonly feeRecipient: string | null } & TradeAmount,
 ): string | undefined => {
   const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
   if (terms.chainId !== request.chainId) return "chainId"
   if (!same(terms.tokenIn, request.tokenIn)) return "tokenIn"
   if (!same(terms.tokenOut, request.tokenOut)) return "tokenOut"
-  if (terms.amountIn !== request.amountIn) return "amountIn"
+  if (request.tradeType === "exactInput" && (terms.tradeType !== "exactInput" || terms.amountIn !== request.amountIn)) return "amountIn"
+  if (request.tradeType === "exactOutput" && (terms.tradeType !== "exactOutput" || terms.amountOut !== request.amountOut)) return "amountOut"
   if (terms.feeBps !== request.feeBps) return "feeBps"
   if (!same(terms.feeRecipient, request.feeRecipient)) return "feeRecipient"
   return undefined
@@ -169,4 +179,16 @@ export const priceChangeBps = (quotedAmountOut: bigint, amountOut: bigint): numb
   if (quotedAmountOut === 0n) return 0
   const bps = ((amountOut - quotedAmountOut) * 10_000n) / quotedAmountOut
   return Number(bps > MAX_BPS ? MAX_BPS : bps)
+}
+
+/**
+ * The price change of an answer against its quoted terms: for exact input the output's change
+ * (priceChangeBps), for exact output the input's, signed the same way: (quoted amountIn −
+ * amountIn) × 10000 / quoted amountIn, rounded toward zero, negative when the swap costs more.
+ */
+export const priceChangeOf = (terms: QuotedTerms, answer: { readonly amountIn: bigint; readonly amountOut: bigint }): number => {
+  if (terms.tradeType === "exactInput") return priceChangeBps(terms.amountOut, answer.amountOut)
+  if (terms.amountIn === 0n) return 0
+  const bps = ((terms.amountIn - answer.amountIn) * 10_000n) / terms.amountIn
+  return Number(bps > MAX_BPS ? MAX_BPS : bps < -MAX_BPS ? -MAX_BPS : bps)
 }

@@ -29,6 +29,8 @@ const refused = (r: Refusal): QuoteError => {
       return unavailable(`the route executor's settings could not be read at block ${r.blockNumber}`)
     case "no-route":
       return new NoRoute({})
+    case "cannot-deliver":
+      return new NoRoute({ message: `amountOut: the pools cannot deliver this much ${r.symbol} (with the fees on top) over any route; try a smaller amount` })
     case "price-impact":
       return new NoRoute({
         message: `amountIn: the best route's price impact is ${r.impactBps} bps against the reference prices, over this service's limit of ${r.limitBps} bps; try a smaller amount`,

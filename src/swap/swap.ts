@@ -6,7 +6,7 @@ import { decodeErrorResult, type Hex } from "viem"
 import { Internal, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
-import { decodeExecutorError, encodeExecute, executeValue } from "../chain/index.ts"
+import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, executeValue } from "../chain/index.ts"
 import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
@@ -95,8 +95,11 @@ export const swapProgram = (
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
-    const value = executeValue({ tokenIn: request.tokenIn, amountIn: request.amountIn })
-    const approval = priced.tokenIn.native ? null : { token: request.tokenIn, spender: executor, amount: request.amountIn }
+    // the most the transaction takes: exact input's amountIn, exact output's maxAmountIn (one
+    // candidate only: the own router's, see sourceRequest)
+    const takes = request.tradeType === "exactInput" ? request.amountIn : priced.respond(priced.candidates[0]!).maxAmountIn
+    const value = executeValue({ tokenIn: request.tokenIn, amountIn: takes })
+    const approval = priced.tokenIn.native ? null : { token: request.tokenIn, spender: executor, amount: takes }
     // the sender's real funds at the priced block, read while the routes are simulated
     const funds = yield* Effect.fork(
       senderFunds({
@@ -121,28 +124,30 @@ export const swapProgram = (
           token: request.tokenIn,
           kind: inputKind,
           spender: executor,
-          amountIn: request.amountIn,
+          amountIn: takes,
           gasWei: (response.tx.gas ?? response.gasEstimate ?? 0n) * priced.world.baseFeeWei,
           funds: f,
         }),
       }))
 
-    const encode = (route: SourceRoute, minAmountOut: bigint) =>
+    const encode = (route: SourceRoute, quote: { readonly minAmountOut: bigint; readonly maxAmountIn: bigint }) =>
       Effect.try({
-        try: () =>
-          encodeExecute({
+        try: () => {
+          const common = {
             tokenIn: request.tokenIn,
             tokenOut: request.tokenOut,
-            amountIn: request.amountIn,
-            minAmountOut,
             recipient: request.recipient,
             deadline: BigInt(request.deadline),
             feeBps: request.feeBps,
             ...(request.feeRecipient !== null ? { feeRecipient: request.feeRecipient } : {}),
             protocolFeeBps: priced.settings.protocolFeeBps,
             route: route.route,
-          }),
-        catch: (cause) => new Internal({ detail: `execute() could not be encoded: ${String(cause)}`, cause }),
+          }
+          return request.tradeType === "exactInput"
+            ? encodeExecute({ ...common, amountIn: request.amountIn, minAmountOut: quote.minAmountOut })
+            : encodeExecuteExactOutput({ ...common, amountOut: request.amountOut, maxAmountIn: quote.maxAmountIn })
+        },
+        catch: (cause) => new Internal({ detail: `the executor call could not be encoded: ${String(cause)}`, cause }),
       })
 
     // one block for everything: the pools, the fee and the pause were read at it, and the
@@ -158,7 +163,7 @@ export const swapProgram = (
           value,
           block,
           findGasLimit,
-          ...(approval !== null ? { pulls: { token: priced.tokenIn.erc20Address, amount: request.amountIn } } : {}),
+          ...(approval !== null ? { pulls: { token: priced.tokenIn.erc20Address, amount: takes } } : {}),
         })
         .pipe(
           Effect.catchTag("RpcError", (e) =>
@@ -179,7 +184,7 @@ export const swapProgram = (
     const attempt = (route: SourceRoute): Effect.Effect<Attempt, Internal> =>
       Effect.gen(function* () {
         const quote = priced.respond(route)
-        const data = yield* encode(route, quote.minAmountOut)
+        const data = yield* encode(route, quote)
         const respond = (gas: bigint | null): Attempt => ({
           kind: "ok",
           response: {
@@ -205,7 +210,7 @@ export const swapProgram = (
         // returned only when both simulations ran and passed
         const quoted = (quote.amountOut * (10_000n - EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
         const strictMin = quoted > quote.minAmountOut ? quoted : quote.minAmountOut
-        const strictData = yield* encode(route, strictMin)
+        const strictData = yield* encode(route, { ...quote, minAmountOut: strictMin })
         const [outcome, strict] = yield* Effect.all([simulate(data, true), simulate(strictData, false)], { concurrency: 2 })
         if (outcome === undefined || strict === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
         if (!outcome.ok) return refusal(outcome)

@@ -1,5 +1,6 @@
 // The wire contract of /api/v1 over real HTTP: exact bodies and headers for
 // answers and for every error row the edge owns or maps from the programs.
+import { fixedAmount } from "../../src/pricer/index.ts"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { syntheticPrograms, syntheticQuote, syntheticSwap } from "../../src/api/index.ts"
@@ -10,7 +11,9 @@ const QUOTE_JSON = {
   chainId: 5042,
   tokenIn: "0x3600000000000000000000000000000000000000",
   tokenOut: "0x00000000000000000000000000000000000000A1",
+  tradeType: "exactInput",
   amountIn: "1000000",
+  maxAmountIn: "1000000",
   // synthetic market: gross = 2 × amountIn; protocol 25 bps = 5000; net 1995000;
   // min at 50 bps: 1995000 × 9950 / 10000 = 1985025
   amountOut: "1995000",
@@ -322,13 +325,13 @@ describe("program failures map to the spec's codes", () => {
   beforeAll(async () => {
     failing = await startTestApi({
       programs: syntheticPrograms({
-        quote: (r) => byAmount(r.amountIn) ?? (r.amountIn === 9n ? Effect.succeed({ ...syntheticQuote(r), amountOut: 1n }) : Effect.succeed(syntheticQuote(r))),
+        quote: (r) => byAmount(fixedAmount(r)) ?? (fixedAmount(r) === 9n ? Effect.succeed({ ...syntheticQuote(r), amountOut: 1n }) : Effect.succeed(syntheticQuote(r))),
         swap: (r) => {
-          if (r.amountIn === 10n) return Effect.fail(new SimulationFailed({ reason: "Slippage" }))
-          if (r.amountIn === 11n) return Effect.fail(new SimulationFailed({}))
-          if (r.amountIn === 12n) return Effect.succeed({ ...syntheticSwap(r), tx: { ...syntheticSwap(r).tx, to: r.sender } })
-          if (r.amountIn === 13n) return Effect.fail(new SimulationFailed({ reason: "ERC20: transfer amount exceeds allowance" }))
-          return byAmount(r.amountIn) ?? Effect.succeed(syntheticSwap(r))
+          if (fixedAmount(r) === 10n) return Effect.fail(new SimulationFailed({ reason: "Slippage" }))
+          if (fixedAmount(r) === 11n) return Effect.fail(new SimulationFailed({}))
+          if (fixedAmount(r) === 12n) return Effect.succeed({ ...syntheticSwap(r), tx: { ...syntheticSwap(r).tx, to: r.sender } })
+          if (fixedAmount(r) === 13n) return Effect.fail(new SimulationFailed({ reason: "ERC20: transfer amount exceeds allowance" }))
+          return byAmount(fixedAmount(r)) ?? Effect.succeed(syntheticSwap(r))
         },
       }),
     })

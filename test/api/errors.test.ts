@@ -1,5 +1,6 @@
 // The one table from tagged errors to the spec's answers: what a reverting
 // contract can put in front of a client is bounded.
+import { fixedAmount } from "../../src/pricer/index.ts"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { encodeErrorResult, parseAbi } from "viem"
@@ -32,7 +33,7 @@ describe("SIMULATION_FAILED reasons", () => {
 
   test("over HTTP: the body carries the cut reason", async () => {
     const api: TestApi = await startTestApi({
-      programs: syntheticPrograms({ swap: (r) => (r.amountIn === 21n ? Effect.fail(simulationFailed("revert ".repeat(10_000))) : Effect.succeed(syntheticSwap(r))) }),
+      programs: syntheticPrograms({ swap: (r) => (fixedAmount(r) === 21n ? Effect.fail(simulationFailed("revert ".repeat(10_000))) : Effect.succeed(syntheticSwap(r))) }),
     })
     try {
       const { key } = await api.newKey({ rpm: 100 })

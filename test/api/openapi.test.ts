@@ -47,11 +47,13 @@ describe("openapi.json", () => {
   })
   test("the request bodies are the edge's fields, required as the spec says", () => {
     const body = (path: string) => document.paths[path].post.requestBody.content["application/json"].schema
-    expect(body("/api/v1/quote").required).toEqual(["tokenIn", "tokenOut", "amountIn"])
-    expect(Object.keys(body("/api/v1/quote").properties)).toEqual(["tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources"])
-    expect(body("/api/v1/swap").required).toEqual(["tokenIn", "tokenOut", "amountIn", "sender"])
+    expect(body("/api/v1/quote").required).toEqual(["tokenIn", "tokenOut"])
+    expect(body("/api/v1/quote").oneOf).toEqual([{ required: ["amountIn"] }, { required: ["amountOut"] }])
+    expect(body("/api/v1/swap").oneOf).toEqual([{ required: ["amountIn"] }, { required: ["amountOut"] }])
+    expect(Object.keys(body("/api/v1/quote").properties)).toEqual(["tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources"])
+    expect(body("/api/v1/swap").required).toEqual(["tokenIn", "tokenOut", "sender"])
     expect(Object.keys(body("/api/v1/swap").properties)).toEqual([
-      "tokenIn", "tokenOut", "amountIn", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline", "quoteId",
+      "tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline", "quoteId",
     ])
     expect(body("/api/v1/quote").additionalProperties).toBe(false)
   })

@@ -22,9 +22,10 @@ const swapBase = { ...base, sender: SENDER }
 
 const quote = (over: Record<string, unknown>) => decodeQuoteRequest({ ...base, ...over }, rules)
 const swap = (over: Record<string, unknown>) => decodeSwapRequest({ ...swapBase, ...over }, rules)
-const ok = <A, E>(e: Either.Either<A, E>): A => {
+/** the answer, its amount read whichever side it is on (undefined on the other) */
+const ok = <A, E>(e: Either.Either<A, E>): A & { readonly amountIn?: bigint; readonly amountOut?: bigint } => {
   if (Either.isLeft(e)) throw new Error(`refused: ${JSON.stringify(e.left)}`)
-  return e.right
+  return e.right as A & { readonly amountIn?: bigint; readonly amountOut?: bigint }
 }
 const refused = (e: Either.Either<unknown, { readonly message: string; readonly _tag: string }>): string => {
   if (Either.isRight(e)) throw new Error("accepted")
@@ -46,6 +47,7 @@ describe("quote request: accepted", () => {
       chainId: 5042,
       tokenIn: "0x00000000000000000000000000000000000000A1",
       tokenOut: "0x00000000000000000000000000000000000000b2",
+      tradeType: "exactInput",
       amountIn: 1000n,
       feeBps: 0,
       feeRecipient: null,
@@ -54,7 +56,7 @@ describe("quote request: accepted", () => {
   })
   test("every field given", () => {
     expect(ok(quote({ feeBps: 100, feeRecipient: RECIPIENT, slippageBps: 2000, chainId: 5042, amountIn: 7 }))).toEqual({
-      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, amountIn: 7n, feeBps: 100, feeRecipient: RECIPIENT, slippageBps: 2000,
+      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, tradeType: "exactInput", amountIn: 7n, feeBps: 100, feeRecipient: RECIPIENT, slippageBps: 2000,
     })
   })
   test("optional fields sent as null count as not sent", () => {
@@ -117,6 +119,33 @@ describe("addresses", () => {
   })
 })
 
+describe("amountOut (exact output)", () => {
+  const { amountIn: _, ...noAmount } = base
+  const exact = (over: Record<string, unknown>) => decodeQuoteRequest({ ...noAmount, ...over }, rules)
+  test("instead of amountIn: an exact-output request, read as amountIn is", () => {
+    expect(ok(exact({ amountOut: "250000000" }))).toEqual({
+      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, tradeType: "exactOutput", amountOut: 250_000_000n, feeBps: 0, feeRecipient: null, slippageBps: 50,
+    })
+    expect(ok(exact({ amountOut: 1e6 })).amountOut).toBe(1_000_000n)
+    expect(ok(decodeSwapRequest({ ...noAmount, sender: SENDER, amountOut: "5" }, rules))).toMatchObject({ tradeType: "exactOutput", amountOut: 5n, sender: SENDER })
+  })
+  test("both, or neither, is refused naming them", () => {
+    expect(refused(exact({ amountOut: "5", amountIn: "5" }))).toBe("amountOut: send either amountIn (exact input) or amountOut (exact output), not both")
+    expect(refused(exact({}))).toBe("amountIn: is required (or amountOut, for an exact output)")
+    expect(refused(exact({ amountIn: null, amountOut: null }))).toBe("amountIn: is required (or amountOut, for an exact output)")
+  })
+  test("refused forms name amountOut", () => {
+    expect(refused(exact({ amountOut: "0" }))).toBe("amountOut: must be greater than 0")
+    expect(refused(exact({ amountOut: "1.5" }))).toMatch(/^amountOut: must be a whole number/)
+    expect(refused(exact({ amountOut: (1n << 256n).toString() }))).toBe("amountOut: must be below 2^256")
+  })
+  test("a JSON number amountOut is read from its literal, as amountIn is", () => {
+    const text = (literal: string) => parseJson(`{"tokenIn":"${TOKEN_A}","tokenOut":"${TOKEN_B}","amountOut":${literal}}`)
+    expect(ok(decodeQuoteRequest(text("9007199254740992"), rules)).amountOut).toBe(2n ** 53n)
+    expect(refused(decodeQuoteRequest(text("9007199254740993"), rules))).toBe("amountOut: JSON numbers are accepted only up to 2^53; send the amount as a string")
+  })
+})
+
 describe("amountIn", () => {
   test("integer strings of any size up to uint256, and numbers below 2^53", () => {
     expect(ok(quote({ amountIn: "1" })).amountIn).toBe(1n)
@@ -142,7 +171,7 @@ describe("amountIn", () => {
     expect(refused(quote({ amountIn: 9_007_199_254_740_992 }))).toBe("amountIn: JSON numbers are accepted only up to 2^53; send the amount as a string")
     expect(refused(quote({ amountIn: -5 }))).toBe("amountIn: must be greater than 0")
     expect(refused(quote({ amountIn: true }))).toBe("amountIn: must be an integer string, got true")
-    expect(refused(quote({ amountIn: null }))).toBe("amountIn: must be an integer string, got null")
+    expect(refused(quote({ amountIn: null }))).toBe("amountIn: is required (or amountOut, for an exact output)")
   })
 })
 
@@ -286,7 +315,7 @@ describe("shape", () => {
   test("missing fields, in table order", () => {
     expect(refused(decodeQuoteRequest({}, rules))).toBe("tokenIn: is required")
     expect(refused(decodeQuoteRequest({ tokenIn: TOKEN_A }, rules))).toBe("tokenOut: is required")
-    expect(refused(decodeQuoteRequest({ tokenIn: TOKEN_A, tokenOut: TOKEN_B }, rules))).toBe("amountIn: is required")
+    expect(refused(decodeQuoteRequest({ tokenIn: TOKEN_A, tokenOut: TOKEN_B }, rules))).toBe("amountIn: is required (or amountOut, for an exact output)")
     expect(refused(decodeSwapRequest(base, rules))).toBe("sender: is required")
   })
   test("several problems: the first in table order is reported", () => {
@@ -307,7 +336,7 @@ describe("shape", () => {
 describe("swap request", () => {
   test("defaults: recipient is the sender, deadline now + 20 minutes", () => {
     expect(ok(swap({}))).toEqual({
-      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, amountIn: 1000n, feeBps: 0, feeRecipient: null, slippageBps: 50,
+      chainId: 5042, tokenIn: TOKEN_A, tokenOut: TOKEN_B, tradeType: "exactInput", amountIn: 1000n, feeBps: 0, feeRecipient: null, slippageBps: 50,
       sender: SENDER, recipient: SENDER, deadline: NOW + 1200,
     } satisfies SwapRequest)
   })

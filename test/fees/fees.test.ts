@@ -2,7 +2,7 @@
 // agreement with an exact rational computation that shares no code with src/fees.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { bpsOf, grossForNet, minAmountOut, splitFees } from "../../src/fees/index.ts"
+import { bpsOf, grossForNet, maxAmountIn, minAmountOut, splitFees } from "../../src/fees/index.ts"
 
 // --- an independent exact rational: reduced fractions, floor found by bisection
 // using only multiplication and comparison (no bigint division involved) ---
@@ -96,6 +96,29 @@ describe("minAmountOut: hand-derived vectors", () => {
     expect(minAmountOut(1_000n, 0)).toBe(1_000n)
     expect(minAmountOut(1_000n, 2_000)).toBe(800n)
     expect(minAmountOut(1_000n, 10_000)).toBe(0n)
+  })
+})
+
+describe("maxAmountIn: hand-derived vectors and its defining property", () => {
+  test("rounds up", () => {
+    // 987500 × 10050 / 10000 = 992437.5 → 992438
+    expect(maxAmountIn(987_500n, 50)).toBe(992_438n)
+    // 3 × 10001 / 10000 = 3.0003 → 4
+    expect(maxAmountIn(3n, 1)).toBe(4n)
+    expect(maxAmountIn(1_000n, 0)).toBe(1_000n)
+    expect(maxAmountIn(1_000n, 2_000)).toBe(1_200n)
+  })
+
+  test("the least amount m with m × 10000 ≥ amountIn × (10000 + slippageBps)", () => {
+    fc.assert(
+      fc.property(amount, fc.integer({ min: 0, max: 2_000 }), (a, s) => {
+        const m = maxAmountIn(a, s)
+        const need = a * (10_000n + BigInt(s))
+        expect(m * 10_000n >= need).toBe(true)
+        expect(m === 0n || (m - 1n) * 10_000n < need).toBe(true)
+      }),
+      { numRuns: 2_000 },
+    )
   })
 })
 

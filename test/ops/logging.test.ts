@@ -1,6 +1,7 @@
 // Log output: one JSON object per line with timestamp, level, message and the
 // request id of the request that wrote it (LOG_FORMAT=json, the default), or
 // logfmt lines (LOG_FORMAT=text).
+import { fixedAmount } from "../../src/pricer/index.ts"
 import { describe, expect, test } from "bun:test"
 import { Cause, Effect } from "effect"
 import { syntheticPrograms, syntheticQuote } from "../../src/api/index.ts"
@@ -46,7 +47,7 @@ describe("a server's logs", () => {
     const api = await startTestApi({
       env: { LOG_LEVEL: "info" },
       programs: syntheticPrograms({
-        quote: (r) => (r.amountIn === 666n ? Effect.dieMessage("the program broke") : Effect.as(Effect.logInfo("quoting"), syntheticQuote(r))),
+        quote: (r) => (fixedAmount(r) === 666n ? Effect.dieMessage("the program broke") : Effect.as(Effect.logInfo("quoting"), syntheticQuote(r))),
       }),
       log: (line) => lines.push(line),
     })

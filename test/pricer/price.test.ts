@@ -26,6 +26,7 @@ const request = (tokenOut: Address, amountIn: bigint, allowed?: ReadonlySet<stri
   chainId: 5042,
   tokenIn: USDC,
   tokenOut,
+  tradeType: "exactInput",
   amountIn,
   feeBps: 0,
   feeRecipient: null,

@@ -46,8 +46,10 @@ describe("POST /sources", () => {
       pools: m.pools.filter((p) => p.dex === name && p.tokens.every((t) => m.tokens[t]!.behavior === undefined)).length,
       healthy: true,
       detail: null,
+      tradeTypes: ["exactInput", "exactOutput"],
     }))
-    const aggregators = m.aggregators.map((a) => ({ name: a.name, type: "aggregator", kind: a.kind, pools: null, healthy: true, detail: null }))
+    // an aggregator's answer is calldata for a fixed input: it competes on exact input only
+    const aggregators = m.aggregators.map((a) => ({ name: a.name, type: "aggregator", kind: a.kind, pools: null, healthy: true, detail: null, tradeTypes: ["exactInput"] }))
     expect(res.body.sources).toEqual([...venues, ...aggregators])
     expect(venues.every((v) => v.pools > 0)).toBe(true)
     expect(BigInt(res.body.blockNumber)).toBeLessThanOrEqual(await s.devnet.client.getBlockNumber())

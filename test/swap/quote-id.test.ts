@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { createHmac } from "node:crypto"
 import { getAddress, type Address } from "viem"
-import { decodeQuoteId, encodeQuoteId, priceChangeBps, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "../../src/swap/index.ts"
+import { decodeQuoteId, encodeQuoteId, priceChangeBps, priceChangeOf, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "../../src/swap/index.ts"
 
 const KEY = quoteIdKey("a secret every instance shares, 32+ chars")
 const OTHER_KEY = quoteIdKey("another deployment's secret, 32+ chars!")
@@ -15,6 +15,7 @@ const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => getAd
 const uint256 = fc.bigInt({ min: 0n, max: (1n << 256n) - 1n })
 const terms: fc.Arbitrary<QuotedTerms> = fc.record({
   chainId: fc.constantFrom(5042, 5042002),
+  tradeType: fc.constantFrom("exactInput" as const, "exactOutput" as const),
   tokenIn: address,
   tokenOut: address,
   amountIn: fc.bigInt({ min: 1n, max: (1n << 256n) - 1n }),
@@ -28,6 +29,7 @@ const terms: fc.Arbitrary<QuotedTerms> = fc.record({
 
 const sample: QuotedTerms = {
   chainId: 5042002,
+  tradeType: "exactInput",
   tokenIn: "0x3600000000000000000000000000000000000000",
   tokenOut: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
   amountIn: 1_000_000_000n,
@@ -45,12 +47,12 @@ describe("quote id", () => {
       fc.property(terms, (t) => {
         const id = encodeQuoteId(KEY, t)
         expect(id).toMatch(/^[A-Za-z0-9_-]+$/)
-        expect(id.length).toBeLessThanOrEqual(252)
+        expect(id.length).toBeLessThanOrEqual(256)
         expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: t })
       }),
       { numRuns: 300 },
     )
-    expect(encodeQuoteId(KEY, sample).length).toBeLessThan(140)
+    expect(encodeQuoteId(KEY, sample).length).toBeLessThan(142)
   })
 
   test("any flipped bit is refused: altered, or not readable", () => {
@@ -81,19 +83,19 @@ describe("quote id", () => {
       const answer = decodeQuoteId(KEY, id, NOW)
       return answer.ok ? "accepted" : answer.problem
     }
-    expect(problem("")).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
-    expect(problem("abc+/=")).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
-    expect(problem("A".repeat(253))).toBe("is malformed (not a quote id: base64url of at most 252 characters)")
+    expect(problem("")).toBe("is malformed (not a quote id: base64url of at most 256 characters)")
+    expect(problem("abc+/=")).toBe("is malformed (not a quote id: base64url of at most 256 characters)")
+    expect(problem("A".repeat(257))).toBe("is malformed (not a quote id: base64url of at most 256 characters)")
     expect(problem("AQID")).toBe("is malformed (too short to be a quote id)")
-    const v3 = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
-    v3[0] = 3
-    expect(problem(v3.toString("base64url"))).toBe("is malformed (unknown version 3)")
+    const v4 = Buffer.from(encodeQuoteId(KEY, sample), "base64url")
+    v4[0] = 4
+    expect(problem(v4.toString("base64url"))).toBe("is malformed (unknown version 4)")
     const truncated = encodeQuoteId(KEY, sample).slice(0, -4)
     expect(problem(truncated)).toBe("was not issued by this service or was altered")
   })
 
   test("is for the same trade: the first field that differs is named", () => {
-    const request = { chainId: 5042002, tokenIn: sample.tokenIn.toLowerCase(), tokenOut: sample.tokenOut, amountIn: sample.amountIn, feeBps: 30, feeRecipient: sample.feeRecipient!.toLowerCase() }
+    const request = { chainId: 5042002, tokenIn: sample.tokenIn.toLowerCase(), tokenOut: sample.tokenOut, tradeType: "exactInput" as const, amountIn: sample.amountIn, feeBps: 30, feeRecipient: sample.feeRecipient!.toLowerCase() }
     expect(sameRequest(sample, request)).toBeUndefined()
     expect(sameRequest(sample, { ...request, chainId: 5042 })).toBe("chainId")
     expect(sameRequest(sample, { ...request, tokenIn: "0x0000000000000000000000000000000000000000" })).toBe("tokenIn")
@@ -101,6 +103,17 @@ describe("quote id", () => {
     expect(sameRequest(sample, { ...request, amountIn: 999_999_999n })).toBe("amountIn")
     expect(sameRequest(sample, { ...request, feeBps: 0, feeRecipient: null })).toBe("feeBps")
     expect(sameRequest(sample, { ...request, feeRecipient: "0x0000000000000000000000000000000000000001" })).toBe("feeRecipient")
+  })
+
+  test("an exact-output quote is for the same amountOut, and never for an exact input of any amount", () => {
+    const quoted: QuotedTerms = { ...sample, tradeType: "exactOutput", amountIn: 1_000_300n, amountOut: 900_000n }
+    const { amountIn: _, ...rest } = { chainId: 5042002, tokenIn: sample.tokenIn, tokenOut: sample.tokenOut, amountIn: 0n, feeBps: 30, feeRecipient: sample.feeRecipient }
+    expect(sameRequest(quoted, { ...rest, tradeType: "exactOutput", amountOut: 900_000n })).toBeUndefined()
+    expect(sameRequest(quoted, { ...rest, tradeType: "exactOutput", amountOut: 900_001n })).toBe("amountOut")
+    expect(sameRequest(quoted, { ...rest, tradeType: "exactInput", amountIn: 1_000_300n })).toBe("amountIn")
+    expect(sameRequest(sample, { ...rest, tradeType: "exactOutput", amountOut: sample.amountOut })).toBe("amountOut")
+    const decoded = decodeQuoteId(KEY, encodeQuoteId(KEY, quoted), NOW)
+    expect(decoded).toEqual({ ok: true, terms: quoted })
   })
 })
 
@@ -130,6 +143,36 @@ describe("quote id and chain", () => {
     const tag = createHmac("sha256", KEY).update(body).digest().subarray(0, 16)
     const id = Buffer.concat([body, tag]).toString("base64url")
     expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: { ...sample, chainId: 5042 } })
+  })
+
+  test("an id of version 2 (before exact output) reads as an exact input", () => {
+    const integer = (n: bigint) => {
+      const hex = n.toString(16)
+      const even = hex.length % 2 === 1 ? `0${hex}` : hex
+      return `${(even.length / 2).toString(16).padStart(2, "0")}${even}`
+    }
+    const body = Buffer.from(
+      "02" + "004cef52" + sample.tokenIn.slice(2) + sample.tokenOut.slice(2) + "1e" + "0032" + "01" + sample.feeRecipient!.slice(2) +
+        sample.issuedAtSeconds.toString(16).padStart(10, "0") + integer(sample.amountIn) + integer(sample.amountOut) + integer(sample.blockNumber),
+      "hex",
+    )
+    const tag = createHmac("sha256", KEY).update(body).digest().subarray(0, 16)
+    const id = Buffer.concat([body, tag]).toString("base64url")
+    expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: true, terms: { ...sample, tradeType: "exactInput" } })
+  })
+})
+
+describe("priceChangeOf", () => {
+  test("exact input: the output's change; exact output: the input's, negative when the swap costs more", () => {
+    const quotedIn: QuotedTerms = { ...sample, tradeType: "exactInput", amountIn: 1_000_000n, amountOut: 10_000n }
+    expect(priceChangeOf(quotedIn, { amountIn: 1_000_000n, amountOut: 9_999n })).toBe(-1)
+    expect(priceChangeOf(quotedIn, { amountIn: 1_000_000n, amountOut: 10_003n })).toBe(3)
+    const quotedOut: QuotedTerms = { ...sample, tradeType: "exactOutput", amountIn: 10_000n, amountOut: 1_000_000n }
+    expect(priceChangeOf(quotedOut, { amountIn: 10_001n, amountOut: 1_000_000n })).toBe(-1)
+    expect(priceChangeOf(quotedOut, { amountIn: 9_990n, amountOut: 1_000_000n })).toBe(10)
+    expect(priceChangeOf(quotedOut, { amountIn: 10_000n, amountOut: 1_000_000n })).toBe(0)
+    // three times the quoted input: -20000 bps (an exact output has no floor at -10000)
+    expect(priceChangeOf(quotedOut, { amountIn: 30_000n, amountOut: 1_000_000n })).toBe(-20_000)
   })
 })
 
