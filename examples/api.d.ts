@@ -11,8 +11,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Price an exact-input swap
-         * @description The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block. Nothing is built or simulated.
+         * Price a swap: exact input (amountIn) or exact output (amountOut)
+         * @description The best route over the on-chain venues and the external aggregators, after gas and fees, at the latest block: the most output for amountIn, or the least input that pays amountOut after every fee (the route executor's own router only: the external aggregators quote exact input). Nothing is built or simulated.
          */
         post: operations["quote"];
         delete?: never;
@@ -32,7 +32,7 @@ export interface paths {
         put?: never;
         /**
          * Price a swap again and build its transaction
-         * @description Priced at the head block, encoded as a call to the route executor and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned.
+         * @description Priced at the head block, encoded as a call to the route executor (execute for exact input, executeExactOutput for exact output) and simulated from the sender with the balance and allowance it will have. Send approval first when it is not null and the allowance is short, then tx exactly as returned. With a quoteId, priceChangeBps compares the output (exact input) or the input (exact output) with the quote's.
          */
         post: operations["swap"];
         delete?: never;
@@ -93,10 +93,18 @@ export interface components {
             chainId: 5042 | 5042002;
             tokenIn: components["schemas"]["Address"];
             tokenOut: components["schemas"]["Address"];
-            amountIn: components["schemas"]["Amount"];
-            /** @description what the recipient gets: grossAmountOut less both fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /**
+             * @description exactInput when the request sent amountIn, exactOutput when it sent amountOut
+             * @enum {string}
+             */
+            tradeType: "exactInput" | "exactOutput";
+            /** @description exact input: as requested; exact output: the input the route needs at blockNumber (a non-negative integer in the token's smallest unit, as a decimal string) */
+            amountIn: string;
+            /** @description the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            maxAmountIn: string;
+            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so) (a non-negative integer in the token's smallest unit, as a decimal string) */
             amountOut: string;
-            /** @description amountOut less slippageBps, rounded down; the transaction reverts below it (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut (a non-negative integer in the token's smallest unit, as a decimal string) */
             minAmountOut: string;
             /**
              * between(0, 2000)
@@ -121,8 +129,6 @@ export interface components {
         };
         /** @description 20-byte address, EIP-55 checksummed in answers */
         Address: string;
-        /** @description a non-negative integer in the token's smallest unit, as a decimal string */
-        Amount: string;
         Fees: {
             /** @description always tokenOut */
             token: string;
@@ -140,6 +146,8 @@ export interface components {
             partnerAmount: components["schemas"]["Amount"];
             partnerRecipient: components["schemas"]["Address"] | null;
         };
+        /** @description a non-negative integer in the token's smallest unit, as a decimal string */
+        Amount: string;
         /** @description the gas estimate priced at the block's base fee; null when there is no gas estimate */
         GasCost: {
             /** @description gasEstimate × the block's base fee, in native USDC wei (18 decimals) (a non-negative integer in the token's smallest unit, as a decimal string) */
@@ -152,7 +160,7 @@ export interface components {
         RouteEntry: {
             /**
              * between(1, 10000)
-             * @description share of the input for this split; all entries add up to 10000
+             * @description share of the input for this split (exact output: of the gross output); all entries add up to 10000
              */
             shareBps: number;
             hops: components["schemas"]["RouteHop"][];
@@ -173,10 +181,18 @@ export interface components {
             chainId: 5042 | 5042002;
             tokenIn: components["schemas"]["Address"];
             tokenOut: components["schemas"]["Address"];
-            amountIn: components["schemas"]["Amount"];
-            /** @description what the recipient gets: grossAmountOut less both fees (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /**
+             * @description exactInput when the request sent amountIn, exactOutput when it sent amountOut
+             * @enum {string}
+             */
+            tradeType: "exactInput" | "exactOutput";
+            /** @description exact input: as requested; exact output: the input the route needs at blockNumber (a non-negative integer in the token's smallest unit, as a decimal string) */
+            amountIn: string;
+            /** @description the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            maxAmountIn: string;
+            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so) (a non-negative integer in the token's smallest unit, as a decimal string) */
             amountOut: string;
-            /** @description amountOut less slippageBps, rounded down; the transaction reverts below it (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut (a non-negative integer in the token's smallest unit, as a decimal string) */
             minAmountOut: string;
             /**
              * between(0, 2000)
@@ -206,7 +222,7 @@ export interface components {
             /** @description true when the exact transaction was simulated from the sender and succeeded */
             simulated: boolean;
             issues: components["schemas"]["SenderIssues"] | null;
-            /** @description amountOut against the quoteId's, in basis points (negative when worse), rounded toward zero; null without a quoteId */
+            /** @description the price against the quoteId's, in basis points, negative when worse, rounded toward zero: for exact input amountOut against the quoted amountOut, for exact output the quoted amountIn against amountIn (the change is in the input); null without a quoteId */
             priceChangeBps: number | null;
             /** @description the request's id, also in the X-Request-Id header; quote it to support */
             requestId: string;
@@ -215,7 +231,7 @@ export interface components {
             /** @description the route executor */
             to: string;
             data: components["schemas"]["HexData"];
-            /** @description native USDC to send, 18 decimals; 0 unless the input is native USDC (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description native USDC to send, 18 decimals: amountIn (exact output: maxAmountIn, what is not needed comes back in the same transaction) for native USDC input, else 0 (a non-negative integer in the token's smallest unit, as a decimal string) */
             value: string;
             /** @description gas limit: the least limit at which the simulation succeeds plus headroom; null when not simulated */
             gas: components["schemas"]["Amount"] | null;
@@ -235,7 +251,7 @@ export interface components {
         BalanceIssue: {
             token: components["schemas"]["Address"];
             actual: components["schemas"]["Amount"];
-            /** @description amountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description maxAmountIn; for USDC input, also tx.gas at the block's base fee (gas is paid from the same balance) (a non-negative integer in the token's smallest unit, as a decimal string) */
             expected: string;
         };
         AllowanceIssue: {
@@ -266,6 +282,8 @@ export interface components {
             healthy: boolean;
             /** @description why it is not healthy; null when it is */
             detail: string | null;
+            /** @description the requests it competes on: a venue both; an aggregator exactInput only (its answer is calldata for a fixed input) */
+            tradeTypes: ("exactInput" | "exactOutput")[];
         };
         TokensResponse: {
             tokens: components["schemas"]["Token"][];
@@ -454,8 +472,10 @@ export interface operations {
                     tokenIn: string;
                     /** @description the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
                     tokenOut: string;
-                    /** @description amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53 */
-                    amountIn: string | number;
+                    /** @description exact input: the amount of tokenIn sold, in its smallest unit; exactly one of amountIn and amountOut: a string of digits, or a JSON number up to 2^53 */
+                    amountIn?: string | number;
+                    /** @description exact output: what the recipient must receive after every fee, in tokenOut's smallest unit (native USDC: 18 decimals); exactly one of amountIn and amountOut: a string of digits, or a JSON number up to 2^53 */
+                    amountOut?: string | number;
                     /** @description partner fee in basis points of the output; 0 when not sent */
                     feeBps?: number;
                     /** @description receives the partner fee; required when feeBps > 0 */
@@ -471,7 +491,7 @@ export interface operations {
                     includeSources?: string[];
                     /** @description these sources (venue or aggregator names, see POST /sources) are not used */
                     excludeSources?: string[];
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -686,8 +706,10 @@ export interface operations {
                     tokenIn: string;
                     /** @description the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE */
                     tokenOut: string;
-                    /** @description amount of tokenIn in its smallest unit: a string of digits, or a JSON number up to 2^53 */
-                    amountIn: string | number;
+                    /** @description exact input: the amount of tokenIn sold, in its smallest unit; exactly one of amountIn and amountOut: a string of digits, or a JSON number up to 2^53 */
+                    amountIn?: string | number;
+                    /** @description exact output: what the recipient must receive after every fee, in tokenOut's smallest unit (native USDC: 18 decimals); exactly one of amountIn and amountOut: a string of digits, or a JSON number up to 2^53 */
+                    amountOut?: string | number;
                     /** @description partner fee in basis points of the output; 0 when not sent */
                     feeBps?: number;
                     /** @description receives the partner fee; required when feeBps > 0 */
@@ -711,7 +733,7 @@ export interface operations {
                     deadline?: number;
                     /** @description the quoteId of a /quote for the same tokens, amount and fee, at most 5 minutes old: the answer's priceChangeBps compares against it */
                     quoteId?: string;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
