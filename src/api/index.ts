@@ -32,15 +32,10 @@ export {
   decodeQuoteRequest,
   decodeSwapRequest,
   exactIntegerOf,
-  isNativeUsdc,
-  isUsdc,
   MAX_DEADLINE_SECONDS,
   MAX_JSON_NUMBER_AMOUNT,
-  NATIVE_PLACEHOLDER,
   parseAddress,
   parseAmount,
-  USDC_ERC20_ADDRESS,
-  ZERO_ADDRESS,
   type RequestRules,
 } from "./requests.ts"
 export { BODY_LIMIT_BYTES, JsonNumber, parseJson } from "./body.ts"

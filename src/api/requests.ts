@@ -4,25 +4,10 @@
 // with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../addresses/index.ts"
 import { JsonNumber } from "./body.ts"
 import type { QuoteRequest } from "../pricer/index.ts"
 import { InvalidRequest, type SwapRequest } from "../swap/index.ts"
-
-export const ZERO_ADDRESS: Address = "0x0000000000000000000000000000000000000000"
-export const NATIVE_PLACEHOLDER = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
-export const USDC_ERC20_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
-
-/** Native USDC (the zero address or the 0xEeee… placeholder, any case) or its ERC-20 at 0x3600…0000. */
-export const isUsdc = (address: string): boolean => {
-  const a = address.toLowerCase()
-  return a === ZERO_ADDRESS || a === NATIVE_PLACEHOLDER || a === USDC_ERC20_ADDRESS
-}
-/** Native USDC: the zero address or the 0xEeee… placeholder. */
-export const isNativeUsdc = (address: string): boolean => {
-  const a = address.toLowerCase()
-  return a === ZERO_ADDRESS || a === NATIVE_PLACEHOLDER
-}
 
 export const DEFAULT_SLIPPAGE_BPS = 50
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60
@@ -44,7 +29,7 @@ export const parseAddress = (u: unknown): Either.Either<Address, string> => {
   if (!HEX_ADDRESS.test(u)) return Either.left(`must be 0x followed by 40 hex digits, got ${describeValue(u)}`)
   const lower = u.toLowerCase()
   const checksummed = checksum(lower)
-  if (u === lower || u === checksummed || lower === NATIVE_PLACEHOLDER) return Either.right(checksummed)
+  if (u === lower || u === checksummed || lower === NATIVE_EEEE_PLACEHOLDER.toLowerCase()) return Either.right(checksummed)
   return Either.left(`mixed-case address with a wrong checksum: ${u} (send it all-lowercase or checksummed as ${checksummed})`)
 }
 
@@ -321,9 +306,9 @@ type QuoteFields = Schema.Schema.Type<typeof QuoteBody>
 
 /** Why an address cannot send or receive a swap (zero address, route executor, native placeholder), or undefined. */
 const partyProblem = (address: string, executor: string): string | undefined =>
-  same(address, ZERO_ADDRESS) ? "cannot be the zero address"
+  same(address, NATIVE_ZERO_PLACEHOLDER) ? "cannot be the zero address"
   : same(address, executor) ? "cannot be the route executor"
-  : same(address, NATIVE_PLACEHOLDER) ? "cannot be the native-token placeholder 0xEeee…EEeE"
+  : same(address, NATIVE_EEEE_PLACEHOLDER) ? "cannot be the native-token placeholder 0xEeee…EEeE"
   : undefined
 
 const quoteFromFields = (f: QuoteFields, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> => {

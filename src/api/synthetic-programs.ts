@@ -5,11 +5,10 @@
 // Its one source is the venue "synthetic"; its tokens are USDC, A and B.
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
-import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, type ArcChainId } from "../addresses/index.ts"
 import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { SwapPrograms, type QuoteError, type SwapError, type SwapRequest, type SwapResponse } from "../swap/index.ts"
-import { isNativeUsdc } from "./requests.ts"
 
 export const SYNTHETIC = {
   executor: getAddress("0x5e1ec7ed00000000000000000000000000000001"),
@@ -20,8 +19,8 @@ export const SYNTHETIC = {
   /** the tokens it answers for */
   tokens: {
     nativeUsdc: getAddress("0x0000000000000000000000000000000000000000"),
-    nativePlaceholder: getAddress("0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"),
-    usdc: getAddress("0x3600000000000000000000000000000000000000"),
+    nativePlaceholder: NATIVE_EEEE_PLACEHOLDER,
+    usdc: USDC_ERC20_ADDRESS,
     tokenA: getAddress("0x00000000000000000000000000000000000000a1"),
     tokenB: getAddress("0x00000000000000000000000000000000000000b2"),
   },
@@ -70,7 +69,7 @@ export const syntheticQuote = (request: QuoteRequest): QuoteResponse => {
 }
 
 export const syntheticSwap = (request: SwapRequest): SwapResponse => {
-  const native = isNativeUsdc(request.tokenIn)
+  const native = isNativePlaceholder(request.tokenIn)
   const quote = syntheticQuote(request)
   return {
     ...quote,
