@@ -8,6 +8,7 @@ import {ExternalRouterHop} from "./executor/ExternalRouterHop.sol";
 import {UniswapV2Hop} from "./executor/UniswapV2Hop.sol";
 import {UniswapV3Hop} from "./executor/UniswapV3Hop.sol";
 import {UniswapV4Hops} from "./executor/UniswapV4Hops.sol";
+import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 
 /// @title RouteExecutor
 /// @notice Executes an exact-input swap along an encoded route (splits of hops over Uniswap V2
@@ -58,7 +59,15 @@ import {UniswapV4Hops} from "./executor/UniswapV4Hops.sol";
 /// V4. A stable pool or an external router is approved for exactly the hop's input, must take
 /// all of it, and keeps no allowance after the call. execute is not reentrant. Amounts above
 /// 2**128 - 1 are refused (InvalidValue).
-contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3Hop, UniswapV4Hops {
+///
+/// Exact output (executeExactOutput): the recipient gets exactly `amountOut` net of both fees
+/// (or one unit more where no gross amount nets to it exactly), the sender pays what the route
+/// needs and at most `maxAmountIn`. The gross target G is the least gross whose net by the fee
+/// formulas above reaches amountOut; the route delivers G (native output: ceil(G / 1e12)
+/// ERC-20 units, the wei above G going back to the sender), split by the shares as above, and
+/// each split runs backward (ExactOutputRoute). Native input: msg.value is maxAmountIn, and
+/// what the route did not use is paid back in the same call.
+contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3Hop, UniswapV4Hops, ExactOutputRoute {
     using {safeTransfer, balanceOfToken} for address;
 
     /// @notice The arguments of execute. Amounts are in the token's smallest unit (native USDC:
@@ -80,7 +89,41 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         bytes route;
     }
 
-    /// @notice One per execute; amountOut is what the recipient received (its balance change).
+    /// @notice The arguments of executeExactOutput; as ExecuteParams where the names agree.
+    /// `route` is RouteCodec's packed format, kinds 1, 2, 3 and 6 only; its shares divide the
+    /// gross output.
+    struct ExactOutputParams {
+        address tokenIn;
+        address tokenOut;
+        /// @dev what the recipient must receive, net of both fees (native output: wei)
+        uint256 amountOut;
+        /// @dev the most taken from the sender; native input: msg.value must equal it
+        uint256 maxAmountIn;
+        address recipient;
+        uint256 deadline;
+        uint16 feeBps;
+        address feeRecipient;
+        uint16 protocolFeeBps;
+        bytes route;
+    }
+
+    /// @dev What _payOut pays (the gross output, in `token`, and where its parts go) and the
+    /// Swap event's other fields.
+    struct Payout {
+        address token;
+        bool nativeOut;
+        uint256 gross;
+        address recipient;
+        uint16 feeBps;
+        address feeRecipient;
+        uint256 minAmountOut;
+        address tokenIn;
+        address tokenOut;
+        uint256 amountIn;
+    }
+
+    /// @notice One per execute or executeExactOutput; amountIn is what the sender paid (native:
+    /// wei) and amountOut what the recipient received (its balance change).
     event Swap(
         address indexed sender,
         address indexed recipient,
@@ -111,22 +154,8 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
     /// output net of fees.
     /// @return amountOut what the recipient received (tokenOut's smallest unit; wei for native)
     function execute(ExecuteParams calldata p) external payable returns (uint256 amountOut) {
-        if (_entered) revert Reentrancy();
-        _entered = true;
-
-        Config memory cfg = _config;
-        if (cfg.paused) revert Paused();
-        if (block.timestamp > p.deadline) revert Expired(p.deadline);
-        if (p.protocolFeeBps != cfg.protocolFeeBps) revert StaleFeeConfig(p.protocolFeeBps, cfg.protocolFeeBps);
-        if (p.feeBps > MAX_PARTNER_FEE_BPS) revert InvalidConfig(ConfigFault.PartnerFee);
-        if (p.recipient == address(0) || p.recipient == address(this)) revert InvalidConfig(ConfigFault.Recipient);
-        if (p.feeBps != 0 && (p.feeRecipient == address(0) || p.feeRecipient == address(this))) {
-            revert InvalidConfig(ConfigFault.FeeRecipient);
-        }
-
-        (address tokenIn, bool nativeIn) = _poolToken(p.tokenIn);
-        (address tokenOut, bool nativeOut) = _poolToken(p.tokenOut);
-        if (tokenIn == tokenOut) revert InvalidRoute(RouteFault.TokenChain);
+        (Config memory cfg, address tokenIn, bool nativeIn, address tokenOut, bool nativeOut) =
+            _open(p.tokenIn, p.tokenOut, p.recipient, p.deadline, p.feeBps, p.feeRecipient, p.protocolFeeBps);
 
         uint256 amount = p.amountIn;
         if (nativeIn) {
@@ -142,7 +171,12 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         _runRoute(p.route, tokenIn, tokenOut, amount, nativeIn ? address(this) : msg.sender);
         uint256 gross = (nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this))) - before;
 
-        amountOut = _payOut(p, cfg, tokenOut, nativeOut, gross);
+        amountOut = _payOut(
+            cfg,
+            Payout(
+                tokenOut, nativeOut, gross, p.recipient, p.feeBps, p.feeRecipient, p.minAmountOut, p.tokenIn, p.tokenOut, p.amountIn
+            )
+        );
 
         if (nativeIn) {
             uint256 dust = p.amountIn % NATIVE_SCALE;
@@ -151,45 +185,136 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         _entered = false;
     }
 
+    /// @notice Swaps along `route` for exactly `amountOut` to the recipient, net of both fees
+    /// (one unit more where the fee formulas give no gross amount netting to it exactly), taking
+    /// what the route needs from the sender and at most `maxAmountIn`, or reverts
+    /// (Slippage(needed, maxAmountIn) when it needs more).
+    /// @return amountIn what the sender paid (tokenIn's smallest unit; wei for native input)
+    function executeExactOutput(ExactOutputParams calldata p) external payable returns (uint256 amountIn) {
+        (Config memory cfg, address tokenIn, bool nativeIn, address tokenOut, bool nativeOut) =
+            _open(p.tokenIn, p.tokenOut, p.recipient, p.deadline, p.feeBps, p.feeRecipient, p.protocolFeeBps);
+
+        uint256 maxIn = p.maxAmountIn;
+        if (p.amountOut == 0 || p.amountOut > type(uint128).max || maxIn > type(uint128).max) {
+            revert InvalidValue(maxIn, msg.value);
+        }
+        if (nativeIn ? msg.value != maxIn : msg.value != 0) revert InvalidValue(maxIn, msg.value);
+
+        uint256 gross = _grossForNet(p.amountOut, cfg.protocolFeeBps, p.feeBps);
+        // what the route delivers, in pool units
+        uint256 units = nativeOut ? (gross + NATIVE_SCALE - 1) / NATIVE_SCALE : gross;
+        _xoPayer = nativeIn ? address(this) : msg.sender;
+        _xoSender = msg.sender;
+        _xoBudget = nativeIn ? maxIn / NATIVE_SCALE : maxIn;
+        _xoMaxIn = maxIn;
+        _xoSpent = 0;
+
+        // native output: this contract's native balance (msg.value is 0 here, tokenIn is not USDC)
+        uint256 before = nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this));
+        _runRouteExactOutput(p.route, tokenIn, tokenOut, units);
+        {
+            uint256 delivered = (nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this))) - before;
+            if (delivered != (nativeOut ? units * NATIVE_SCALE : units)) revert UnsupportedToken(tokenOut);
+        }
+        amountIn = nativeIn ? _xoSpent * NATIVE_SCALE : _xoSpent;
+        _xoPayer = address(0);
+        _xoSender = address(0);
+        _xoSpent = 0;
+
+        _payOut(
+            cfg,
+            Payout(
+                tokenOut, nativeOut, gross, p.recipient, p.feeBps, p.feeRecipient, p.amountOut, p.tokenIn, p.tokenOut, amountIn
+            )
+        );
+        // native output: the wei the route's last ERC-20 unit brought above the gross
+        if (nativeOut && units * NATIVE_SCALE != gross) _sendNative(msg.sender, units * NATIVE_SCALE - gross);
+        // native input: what the route did not use
+        if (nativeIn && maxIn != amountIn) _sendNative(msg.sender, maxIn - amountIn);
+        _entered = false;
+    }
+
+    /// @dev The checks execute and executeExactOutput share; enters the swap (not reentrant).
+    /// Returns the live config and the pool tokens of tokenIn and tokenOut, and whether each
+    /// names native USDC.
+    function _open(
+        address tokenIn,
+        address tokenOut,
+        address recipient,
+        uint256 deadline,
+        uint16 feeBps,
+        address feeRecipient,
+        uint16 quotedProtocolFeeBps
+    ) private returns (Config memory cfg, address poolIn, bool nativeIn, address poolOut, bool nativeOut) {
+        if (_entered) revert Reentrancy();
+        _entered = true;
+
+        cfg = _config;
+        if (cfg.paused) revert Paused();
+        if (block.timestamp > deadline) revert Expired(deadline);
+        if (quotedProtocolFeeBps != cfg.protocolFeeBps) revert StaleFeeConfig(quotedProtocolFeeBps, cfg.protocolFeeBps);
+        if (feeBps > MAX_PARTNER_FEE_BPS) revert InvalidConfig(ConfigFault.PartnerFee);
+        if (recipient == address(0) || recipient == address(this)) revert InvalidConfig(ConfigFault.Recipient);
+        if (feeBps != 0 && (feeRecipient == address(0) || feeRecipient == address(this))) {
+            revert InvalidConfig(ConfigFault.FeeRecipient);
+        }
+        (poolIn, nativeIn) = _poolToken(tokenIn);
+        (poolOut, nativeOut) = _poolToken(tokenOut);
+        if (poolIn == poolOut) revert InvalidRoute(RouteFault.TokenChain);
+    }
+
+    /// @dev The least gross g whose net, g - floor(g * protocolBps / 10000) - floor(g * feeBps /
+    /// 10000), reaches `net` (> 0). Net is not monotone in g: every g from ceil(net * 10000 /
+    /// kept) down to floor((net - 2) * 10000 / kept) is tried, the least that reaches it kept.
+    function _grossForNet(uint256 net, uint256 protocolBps, uint256 feeBps) private pure returns (uint256 gross) {
+        unchecked {
+            // net < 2**128, protocolBps, feeBps <= 100: no overflow, kept >= 9800
+            uint256 kept = BPS - protocolBps - feeBps;
+            gross = (net * BPS + kept - 1) / kept;
+            uint256 least = net > 2 ? (net - 2) * BPS / kept : 0;
+            for (uint256 g = gross; g > least;) {
+                --g;
+                if (g - g * protocolBps / BPS - g * feeBps / BPS >= net) gross = g;
+            }
+        }
+    }
+
     /// @dev The ERC-20 a pool holds for `token`, and whether `token` names native USDC.
     function _poolToken(address token) private pure returns (address, bool) {
         if (token == address(0) || token == NATIVE_PLACEHOLDER) return (USDC, true);
         return (token, false);
     }
 
-    /// @dev Pays both fees, then the rest to the recipient; returns the recipient's balance
-    /// change over that last payment only, which must reach minAmountOut.
-    function _payOut(ExecuteParams calldata p, Config memory cfg, address tokenOut, bool nativeOut, uint256 gross)
-        private
-        returns (uint256 amountOut)
-    {
-        uint256 protocolAmount = gross * cfg.protocolFeeBps / BPS;
-        uint256 partnerAmount = gross * p.feeBps / BPS;
-        {
-            uint256 net = gross - protocolAmount - partnerAmount;
-            address recipient = p.recipient;
-            uint256 before;
-            uint256 afterwards;
-            if (nativeOut) {
-                if (protocolAmount != 0) _sendNative(cfg.feeCollector, protocolAmount);
-                if (partnerAmount != 0) _sendNative(p.feeRecipient, partnerAmount);
-                before = recipient.balance;
-                if (net != 0) _sendNative(recipient, net);
-                afterwards = recipient.balance;
-            } else {
-                if (protocolAmount != 0) tokenOut.safeTransfer(cfg.feeCollector, protocolAmount);
-                if (partnerAmount != 0) tokenOut.safeTransfer(p.feeRecipient, partnerAmount);
-                before = tokenOut.balanceOfToken(recipient);
-                if (net != 0) tokenOut.safeTransfer(recipient, net);
-                afterwards = tokenOut.balanceOfToken(recipient);
-            }
-            // a balance that fell counts as nothing received
-            unchecked {
-                amountOut = afterwards > before ? afterwards - before : 0;
-            }
+    /// @dev Pays both fees on the gross, then the rest to the recipient, and emits Swap;
+    /// returns the recipient's balance change over that last payment only, which must reach
+    /// minAmountOut.
+    function _payOut(Config memory cfg, Payout memory o) private returns (uint256 amountOut) {
+        uint256 protocolAmount = o.gross * cfg.protocolFeeBps / BPS;
+        uint256 partnerAmount = o.gross * o.feeBps / BPS;
+        uint256 net = o.gross - protocolAmount - partnerAmount;
+        address recipient = o.recipient;
+        uint256 before;
+        uint256 afterwards;
+        if (o.nativeOut) {
+            if (protocolAmount != 0) _sendNative(cfg.feeCollector, protocolAmount);
+            if (partnerAmount != 0) _sendNative(o.feeRecipient, partnerAmount);
+            before = recipient.balance;
+            if (net != 0) _sendNative(recipient, net);
+            afterwards = recipient.balance;
+        } else {
+            address tokenOut = o.token;
+            if (protocolAmount != 0) tokenOut.safeTransfer(cfg.feeCollector, protocolAmount);
+            if (partnerAmount != 0) tokenOut.safeTransfer(o.feeRecipient, partnerAmount);
+            before = tokenOut.balanceOfToken(recipient);
+            if (net != 0) tokenOut.safeTransfer(recipient, net);
+            afterwards = tokenOut.balanceOfToken(recipient);
         }
-        if (amountOut < p.minAmountOut) revert Slippage(amountOut, p.minAmountOut);
-        emit Swap(msg.sender, p.recipient, p.tokenIn, p.tokenOut, p.amountIn, amountOut, protocolAmount, partnerAmount);
+        // a balance that fell counts as nothing received
+        unchecked {
+            amountOut = afterwards > before ? afterwards - before : 0;
+        }
+        if (amountOut < o.minAmountOut) revert Slippage(amountOut, o.minAmountOut);
+        emit Swap(msg.sender, recipient, o.tokenIn, o.tokenOut, o.amountIn, amountOut, protocolAmount, partnerAmount);
     }
 
     function _sendNative(address to, uint256 amount) private {

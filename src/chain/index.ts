@@ -27,11 +27,19 @@ export {
   type SimulationFailedReason,
 } from "./execute-call.ts"
 export {
+  decodeExecuteExactOutput,
+  encodeExecuteExactOutput,
+  executeExactOutputValue,
+  type DecodedExecuteExactOutput,
+  type ExactOutputParams,
+} from "./exact-output-call.ts"
+export {
   decodeRoute,
   encodeRoute,
   HOP_KIND,
   RouteEncodingError,
   routeTokenIn,
+  TRADE_HOP_KINDS,
   routeTokenOut,
   validateRoute,
   type ExternalHop,
@@ -39,7 +47,9 @@ export {
   type Route,
   type RouteHop,
   type RouteSplit,
+  type StableExactOutputHop,
   type StableHop,
+  type TradeType,
   type V2Hop,
   type V3Hop,
   type V4Hop,

@@ -8,6 +8,7 @@
 //     kind 3 v4        body = venue:uint8 fee:uint24 tickSpacing:int24 hooks:address   48 bytes
 //     kind 4 external  body = router:address dataLength:uint24 data                    44 + dataLength bytes
 //     kind 5 stable    body = pool:address                                             41 bytes
+//     kind 6 stable, exact output  body = pool:address dxHint:uint128                  57 bytes
 //
 // A hop's input is the previous hop's output; the first hop of each split takes the route's
 // input. Tokens are the ones pools hold: USDC is always the ERC-20 at 0x3600…, never native.
@@ -16,9 +17,14 @@
 // and the venue's kind must be the hop's. A stable hop names a Curve-style pool the owner
 // registered (setStablePool) that has both tokens among its coins. Consecutive V4 hops of the
 // same venue run inside one unlock of its PoolManager.
+//
+// Exact-output routes (executeExactOutput) take kinds 1, 2, 3 and 6 only, and exact-input
+// routes (execute) kinds 1 to 5. Kind 6 is a stable pool hop for exact output: dxHint is the
+// least input the router computed for the hop's output, from which the executor finds on
+// chain the input that pays it. The shares of an exact-output route divide its gross output.
 import { getAddress, isAddress, zeroAddress, type Address, type Hex } from "viem"
 
-export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5 } as const
+export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5, stableExactOutput: 6 } as const
 export type HopKind = keyof typeof HOP_KIND
 
 interface HopBase {
@@ -53,13 +59,32 @@ export interface StableHop extends HopBase {
   readonly kind: "stable"
   readonly pool: Address
 }
+/**
+ * A Curve-style stable pool the executor's owner registered, in an exact-output route: the
+ * executor starts from `dxHint` (the least input that pays the hop's output, as computed off
+ * chain) and raises it while the pool's get_dy falls short.
+ */
+export interface StableExactOutputHop extends HopBase {
+  readonly kind: "stableExactOutput"
+  readonly pool: Address
+  /** the least input for the hop's output at the quote's block, tokenIn's smallest unit; 1 to 2^128 - 1 */
+  readonly dxHint: bigint
+}
 /** An allowlisted external router, called with `data` after an exact approval of the hop's input. */
 export interface ExternalHop extends HopBase {
   readonly kind: "external"
   readonly router: Address
   readonly data: Hex
 }
-export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop
+export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop | StableExactOutputHop
+
+/** Which entry a route is for: execute (exact input) or executeExactOutput. */
+export type TradeType = "exactInput" | "exactOutput"
+/** The hop kinds each entry takes. */
+export const TRADE_HOP_KINDS: Readonly<Record<TradeType, readonly HopKind[]>> = {
+  exactInput: ["v2", "v3", "v4", "external", "stable"],
+  exactOutput: ["v2", "v3", "v4", "stableExactOutput"],
+}
 
 export interface RouteSplit {
   /** share of the input in basis points; the shares of a route sum to 10000 */
@@ -98,8 +123,11 @@ export const routeTokenOut = (route: Route): Address => {
   return hops[hops.length - 1]!.tokenOut
 }
 
-/** Checks what the contract checks about a route's shape; throws RouteEncodingError. */
-export const validateRoute = (route: Route): void => {
+/**
+ * Checks what the contract checks about a route's shape, for execute (exact input, the
+ * default) or executeExactOutput; throws RouteEncodingError.
+ */
+export const validateRoute = (route: Route, tradeType: TradeType = "exactInput"): void => {
   if (route.length < 1 || route.length > MAX_U8) throw new RouteEncodingError(`a route has 1 to 255 splits, got ${route.length}`)
   const first = route[0]!.hops[0]
   const last = route[0]!.hops[route[0]!.hops.length - 1]
@@ -117,6 +145,9 @@ export const validateRoute = (route: Route): void => {
       if (!sameAddress(hop.tokenIn, expectedIn)) throw new RouteEncodingError(`${label}: tokenIn ${hop.tokenIn} does not follow ${expectedIn}`)
       if (sameAddress(hop.tokenOut, zeroAddress)) throw new RouteEncodingError(`${label}: tokenOut is the zero address`)
       if (sameAddress(hop.tokenIn, hop.tokenOut)) throw new RouteEncodingError(`${label}: tokenIn equals tokenOut`)
+      if (!TRADE_HOP_KINDS[tradeType].includes(hop.kind)) {
+        throw new RouteEncodingError(`${label}: a ${hop.kind} hop cannot be in an ${tradeType} route (it takes ${TRADE_HOP_KINDS[tradeType].join(", ")})`)
+      }
     })
     const end = split.hops[split.hops.length - 1]!.tokenOut
     if (!sameAddress(end, last.tokenOut)) throw new RouteEncodingError(`split ${s} ends in ${end}, not ${last.tokenOut}`)
@@ -141,6 +172,11 @@ const encodeHop = (hop: RouteHop, label: string): string => {
       return prefix + hexOf(hop.venue, 1) + hexOf(hop.fee, 3) + hexOf(hop.tickSpacing & MAX_U24, 3) + addressHex(hop.hooks, `${label} hooks`)
     case "stable":
       return prefix + addressHex(hop.pool, `${label} pool`)
+    case "stableExactOutput":
+      if (typeof hop.dxHint !== "bigint" || hop.dxHint < 1n || hop.dxHint >= 1n << 128n) {
+        throw new RouteEncodingError(`${label} dxHint must be an integer in [1, 2^128 - 1], got ${hop.dxHint}`)
+      }
+      return prefix + addressHex(hop.pool, `${label} pool`) + hop.dxHint.toString(16).padStart(32, "0")
     case "external": {
       if (!/^0x([0-9a-fA-F]{2})*$/.test(hop.data)) throw new RouteEncodingError(`${label} data is not hex bytes`)
       const length = (hop.data.length - 2) / 2
@@ -150,9 +186,12 @@ const encodeHop = (hop: RouteHop, label: string): string => {
   }
 }
 
-/** Encodes a route for execute(); throws RouteEncodingError when the contract would refuse its shape. */
-export const encodeRoute = (route: Route): Hex => {
-  validateRoute(route)
+/**
+ * Encodes a route for execute() (exact input, the default) or executeExactOutput(); throws
+ * RouteEncodingError when the contract would refuse its shape.
+ */
+export const encodeRoute = (route: Route, tradeType: TradeType = "exactInput"): Hex => {
+  validateRoute(route, tradeType)
   let out = hexOf(route.length, 1)
   route.forEach((split, s) => {
     out += hexOf(split.shareBps, 2) + hexOf(split.hops.length, 1)
@@ -214,6 +253,13 @@ export const decodeRoute = (data: Hex, tokenIn: Address): Route => {
         const tickSpacing = raw > MAX_I24 ? raw - 0x100_0000 : raw
         hops.push({ kind: "v4", ...base, venue, fee, tickSpacing, hooks: address(what) })
       } else if (kind === HOP_KIND.stable) hops.push({ kind: "stable", ...base, pool: address(what) })
+      else if (kind === HOP_KIND.stableExactOutput) {
+        const pool = address(what)
+        need(16, what)
+        const dxHint = BigInt(`0x${hex.slice(pos * 2, (pos + 16) * 2)}`)
+        pos += 16
+        hops.push({ kind: "stableExactOutput", ...base, pool, dxHint })
+      }
       else if (kind === HOP_KIND.external) {
         const router = address(what)
         const dataLength = uint(3, what)

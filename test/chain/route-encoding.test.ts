@@ -164,7 +164,7 @@ describe("round trips", () => {
         const encoded = encodeRoute(route)
         expect(decodeRoute(encoded, A)).toEqual(route)
         const hopBytes = (h: RouteHop) =>
-          h.kind === "v2" ? 22 : h.kind === "v3" ? 25 : h.kind === "v4" ? 48 : h.kind === "stable" ? 41 : 44 + (h.data.length - 2) / 2
+          h.kind === "v2" ? 22 : h.kind === "v3" ? 25 : h.kind === "v4" ? 48 : h.kind === "stable" ? 41 : h.kind === "stableExactOutput" ? 57 : 44 + (h.data.length - 2) / 2
         const length = 1 + route.reduce((s, split) => s + 3 + split.hops.reduce((t, h) => t + hopBytes(h), 0), 0)
         expect((encoded.length - 2) / 2).toBe(length)
       }),

@@ -252,7 +252,8 @@ export const setupFixture = async (): Promise<Fixture> => {
         })
         return (result as readonly bigint[])[0]!
       }
-      case "stable": {
+      case "stable":
+      case "stableExactOutput": {
         // the pool's own get_dy, with the coin indices the executor registered
         const [i, j] = [await stableIndex(h.pool, tokenIn), await stableIndex(h.pool, h.tokenOut)]
         if (i === 0 || j === 0) throw new Error(`the executor does not know ${h.pool} for these tokens`)

@@ -96,6 +96,14 @@ abstract contract ExecutorBase {
     /// PoolManager it is calling and the data it handed over, which names what that callback
     /// pays. Set just before the swap or unlock, cleared by that callback; zero when none.
     bytes32 internal transient _expectedCallback;
+    /// @dev During executeExactOutput only (zero otherwise): who pays the route's input (the
+    /// sender, or this contract for native input), the sender, the most the payer may give (in
+    /// pool units), the maxAmountIn it came from, and what has been taken so far.
+    address internal transient _xoPayer;
+    address internal transient _xoSender;
+    uint256 internal transient _xoBudget;
+    uint256 internal transient _xoMaxIn;
+    uint256 internal transient _xoSpent;
 
     /// @dev Where a split stands between two hops.
     struct Cursor {
@@ -120,6 +128,21 @@ abstract contract ExecutorBase {
             token.safeTransferFrom(payer, to, amount);
             if (token.balanceOfToken(to) != before + amount) revert UnsupportedToken(token);
         }
+    }
+
+    /// @dev Exact output: delivers exactly `amount` of the token reached by the hops in calldata
+    /// [start, end) (`tokenIn` when there are none) to `to`, running those hops backward; the
+    /// first one's input comes from the payer (_payIn).
+    function _deliverExact(uint256 start, uint256 end, address tokenIn, uint256 amount, address to) internal virtual;
+
+    /// @dev Exact output: `amount` of the route's input from the payer to `to`, counted against
+    /// the budget; past it, Slippage(what the route needs so far, maxAmountIn) (native: in wei).
+    function _payIn(address token, address to, uint256 amount) internal {
+        uint256 spent = _xoSpent + amount;
+        _xoSpent = spent;
+        address payer = _xoPayer;
+        if (spent > _xoBudget) revert Slippage(payer == address(this) ? spent * NATIVE_SCALE : spent, _xoMaxIn);
+        if (payer != to) _pay(token, payer, to, amount);
     }
 
     /// @dev Expects one callback from `expected` bringing back `data`, which the caller is about

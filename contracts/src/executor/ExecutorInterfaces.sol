@@ -45,10 +45,11 @@ interface IRoutePoolManager {
 }
 
 /// @dev The parts of a Curve-style plain pool the executor calls: `coins(k)` for k = 0, 1, …
-/// reverts past the last coin; `exchange` takes `dx` of coin i from the caller with
+/// reverts past the last coin; `get_dy` is what exchange pays now for dx; `exchange` takes `dx` of coin i from the caller with
 /// transferFrom and sends the output of coin j to the caller. Pools that return the output
 /// and pools that return nothing are both accepted (the executor measures its balances).
 interface IRouteStablePool {
     function coins(uint256 k) external view returns (address);
     function exchange(int128 i, int128 j, uint256 dx, uint256 minDy) external;
+    function get_dy(int128 i, int128 j, uint256 dx) external view returns (uint256);
 }

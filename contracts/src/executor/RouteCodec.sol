@@ -32,12 +32,19 @@ pragma solidity 0.8.37;
 //
 // Shares are basis points of the input, summing to 10000; every split but the last gets
 // floor(amountIn * shareBps / 10000), the last gets the rest.
+//
+// Exact output (executeExactOutput) takes routes of kinds 1, 2, 3 and 6 only; execute takes
+// kinds 1 to 5. There the shares divide the gross output the same way, and each split runs
+// backward from the output it must deliver. Kind 6 is a stable pool hop for exact output:
+// dxHint is the least input the router computed off chain, from which the executor finds the
+// input that pays the hop's output (Curve-style pools have no exact-output exchange).
 
 uint256 constant KIND_V2 = 1;
 uint256 constant KIND_V3 = 2;
 uint256 constant KIND_V4 = 3;
 uint256 constant KIND_EXTERNAL = 4;
 uint256 constant KIND_STABLE = 5;
+uint256 constant KIND_STABLE_EXACT_OUT = 6;
 
 /// @dev kind + tokenOut, the prefix every hop has
 uint256 constant HOP_PREFIX = 21;
@@ -47,6 +54,7 @@ uint256 constant V4_HOP = 48;
 /// @dev an external hop without its data
 uint256 constant EXTERNAL_HOP = 44;
 uint256 constant STABLE_HOP = 41;
+uint256 constant STABLE_EXACT_OUT_HOP = 57;
 /// @dev shareBps + hopCount
 uint256 constant SPLIT_HEADER = 3;
 
@@ -83,5 +91,11 @@ function addr(uint256 ptr) pure returns (address v) {
 function word(uint256 ptr) pure returns (uint256 v) {
     assembly ("memory-safe") {
         v := calldataload(ptr)
+    }
+}
+
+function u128(uint256 ptr) pure returns (uint256 v) {
+    assembly ("memory-safe") {
+        v := shr(128, calldataload(ptr))
     }
 }

@@ -55,4 +55,39 @@ abstract contract UniswapV2Hop is VenueRegistry {
         uint256 amountInWithFee = amount * (BPS - feeBps);
         return amountInWithFee * reserveOut / (reserveIn * BPS + amountInWithFee);
     }
+
+    /// @dev Exact output through the V2 hop at `last`: `amountOut` of its tokenOut to `to`.
+    /// The least input the pair takes for it is delivered into the pair by the hops in calldata
+    /// [start, last) (or the payer), then the pair swaps.
+    function _swapV2ExactOut(uint256 last, address tokenIn, uint256 amountOut, address to, uint256 start, address segmentIn)
+        internal
+        returns (uint256 amountIn)
+    {
+        address pair;
+        bool zeroForOne;
+        {
+            address tokenOut = RouteCodec.addr(last + 1);
+            uint256 venueId = RouteCodec.u8(last + RouteCodec.HOP_PREFIX);
+            (address factory, uint256 feeBps) = _venue(venueId, RouteCodec.KIND_V2);
+            pair = _v2Pair(factory, _venueInitCodeHash[venueId], tokenIn, tokenOut);
+            if (pair.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+            zeroForOne = tokenIn < tokenOut;
+            amountIn = _v2AmountIn(pair, zeroForOne, amountOut, feeBps);
+        }
+        _deliverExact(start, last, segmentIn, amountIn, pair);
+        IRouteV2Pair(pair).swap(zeroForOne ? 0 : amountOut, zeroForOne ? amountOut : 0, to, "");
+    }
+
+    /// @dev The least input whose output by _v2AmountOut reaches `amountOut`:
+    /// ceil(reserveIn * amountOut * 10000 / ((reserveOut - amountOut) * (10000 - feeBps))).
+    /// An output the reserve cannot pay is Slippage(reserveOut, amountOut).
+    function _v2AmountIn(address pair, bool zeroForOne, uint256 amountOut, uint256 feeBps) internal view returns (uint256) {
+        (uint256 reserve0, uint256 reserve1,) = IRouteV2Pair(pair).getReserves();
+        (uint256 reserveIn, uint256 reserveOut) = zeroForOne ? (reserve0, reserve1) : (reserve1, reserve0);
+        if (amountOut >= reserveOut) revert Slippage(reserveOut, amountOut);
+        // reserves < 2**112, amountOut < reserveOut: no overflow
+        uint256 numerator = reserveIn * amountOut * BPS;
+        uint256 denominator = (reserveOut - amountOut) * (BPS - feeBps);
+        return (numerator + denominator - 1) / denominator;
+    }
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+import {IRouteV3Pool} from "./ExecutorInterfaces.sol";
 import "./RouteCodec.sol" as RouteCodec;
 import {safeTransfer, safeTransferFrom} from "./TokenOps.sol";
 import {VenueRegistry} from "./VenueRegistry.sol";
@@ -87,9 +88,12 @@ abstract contract UniswapV3Hop is VenueRegistry {
 
     /// @notice Pays a V3 pool during a swap this contract started: only that pool may call,
     /// once, handing back the very data the swap gave it; it is paid exactly the input that swap
-    /// bound (token, payer, amount), whatever else it says.
+    /// bound (token, payer, amount), whatever else it says. During an exact-output swap the data
+    /// binds the output and the hops before the pool instead, and the pool is paid what it asks
+    /// for that output, by those hops (or the payer, within the sender's maximum).
     function uniswapV3SwapCallback(int256 amount0Delta, int256 amount1Delta, bytes calldata data) external {
         _acceptCallback(data);
+        if (_xoPayer != address(0)) return _payV3ExactOut(amount0Delta, amount1Delta, data);
         // data is abi.encode(token, payer, amount, zeroForOne), as _callV3 wrote it
         address token;
         address payer;
@@ -108,5 +112,70 @@ abstract contract UniswapV3Hop is VenueRegistry {
         // makes it revert "IIA", which _callV3 reports as UnsupportedToken
         if (payer == address(this)) token.safeTransfer(msg.sender, amount);
         else token.safeTransferFrom(payer, msg.sender, amount);
+    }
+
+    /// @dev Exact output through the V3 hop at `last`: the pool pays exactly `amountOut` to
+    /// `to`; in its callback the hops in calldata [start, last) deliver what it asks for.
+    /// The callback data is abi.encode(tokenIn, segmentIn, amountOut, zeroForOne, last - start)
+    /// followed by those hops' bytes (so it is never the 128 bytes of an exact-input swap).
+    function _swapV3ExactOut(uint256 last, address tokenIn, uint256 amountOut, address to, uint256 start, address segmentIn)
+        internal
+    {
+        (address pool, bool zeroForOne) = _v3PoolAt(last, tokenIn);
+        bytes memory data =
+            bytes.concat(abi.encode(tokenIn, segmentIn, amountOut, zeroForOne, last - start), msg.data[start:last]);
+        _expectCallback(pool, data);
+        _callV3ExactOut(pool, to, zeroForOne, amountOut, tokenIn, data);
+        _checkCallbackTaken();
+    }
+
+    /// @dev The pool of the V3 hop at `ptr` from `tokenIn`, which must have code, and the direction.
+    function _v3PoolAt(uint256 ptr, address tokenIn) internal view returns (address pool, bool zeroForOne) {
+        address tokenOut = RouteCodec.addr(ptr + 1);
+        uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
+        (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
+        pool = _v3Pool(deployer, _venueInitCodeHash[venueId], tokenIn, tokenOut, RouteCodec.u24(ptr + 22));
+        if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        zeroForOne = tokenIn < tokenOut;
+    }
+
+    /// @dev pool.swap(to, zeroForOne, -amountOut, limit, data); the pool must pay exactly amountOut.
+    function _callV3ExactOut(address pool, address to, bool zeroForOne, uint256 amountOut, address tokenIn, bytes memory data)
+        internal
+    {
+        // amountOut < 2**128 (no split's output exceeds the route's)
+        try IRouteV3Pool(pool).swap(to, zeroForOne, -int256(amountOut), zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT, data)
+        returns (int256 amount0, int256 amount1) {
+            if ((zeroForOne ? amount1 : amount0) != -int256(amountOut)) revert InvalidRoute(RouteFault.PartialFill);
+        } catch (bytes memory reason) {
+            // Error("IIA"): the pool received less input than it asked for
+            if (keccak256(reason) == keccak256(abi.encodeWithSignature("Error(string)", "IIA"))) {
+                revert UnsupportedToken(tokenIn);
+            }
+            assembly ("memory-safe") {
+                revert(add(reason, 0x20), mload(reason))
+            }
+        }
+    }
+
+    /// @dev The exact-output callback: the pool must be paying exactly the bound output and
+    /// asking for some input, which the hops carried in `data` deliver to it.
+    function _payV3ExactOut(int256 amount0Delta, int256 amount1Delta, bytes calldata data) internal {
+        address segmentIn;
+        uint256 amountOut;
+        bool zeroForOne;
+        uint256 prefix;
+        uint256 start;
+        assembly ("memory-safe") {
+            // the hops' bytes follow the five words
+            start := add(data.offset, 0xa0)
+            segmentIn := calldataload(add(data.offset, 0x20))
+            amountOut := calldataload(add(data.offset, 0x40))
+            zeroForOne := calldataload(add(data.offset, 0x60))
+            prefix := calldataload(add(data.offset, 0x80))
+        }
+        (int256 owed, int256 paid) = zeroForOne ? (amount0Delta, amount1Delta) : (amount1Delta, amount0Delta);
+        if (paid != -int256(amountOut) || owed <= 0) revert InvalidRoute(RouteFault.PartialFill);
+        _deliverExact(start, start + prefix, segmentIn, uint256(owed), msg.sender);
     }
 }

@@ -34,7 +34,8 @@ abstract contract UniswapV4Hops is VenueRegistry {
     /// @notice Runs V4 hops for a swap this contract started: only the PoolManager of the run
     /// in progress may call, once, handing back the very data the unlock gave it, so it pays
     /// exactly the input that run bound. `data` is tokenIn(20) amountIn(32) payer(20) to(20)
-    /// and the V4 hops in the route format.
+    /// and the V4 hops in the route format; during an exact-output swap, the layout of
+    /// _swapV4ExactOut.
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         _acceptCallback(data);
         IRoutePoolManager manager = IRoutePoolManager(msg.sender);
@@ -44,6 +45,7 @@ abstract contract UniswapV4Hops is VenueRegistry {
             base := data.offset
             end := add(data.offset, data.length)
         }
+        if (_xoPayer != address(0)) return _runV4ExactOut(manager, base, end);
         address tokenIn = RouteCodec.addr(base);
         uint256 amountIn = RouteCodec.word(base + 20);
         address token = tokenIn;
@@ -64,13 +66,14 @@ abstract contract UniswapV4Hops is VenueRegistry {
         return abi.encode(amount);
     }
 
-    /// @dev The V4 hop at `ptr` (venue, fee, tickSpacing, hooks after its prefix) in `manager`.
-    function _v4Swap(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, uint256 amount)
+    /// @dev The key of the V4 hop at `ptr` (venue, fee, tickSpacing, hooks after its prefix),
+    /// whose pool must be initialized in `manager`.
+    function _v4Key(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, bool zeroForOne)
         internal
-        returns (uint256)
+        view
+        returns (RoutePoolKey memory key)
     {
-        bool zeroForOne = token < tokenOut;
-        RoutePoolKey memory key = RoutePoolKey(
+        key = RoutePoolKey(
             zeroForOne ? token : tokenOut,
             zeroForOne ? tokenOut : token,
             RouteCodec.u24(ptr + 22),
@@ -80,6 +83,15 @@ abstract contract UniswapV4Hops is VenueRegistry {
         // an uninitialized pool has a zero price in slot0 (the low 160 bits of its first slot)
         bytes32 stateSlot = keccak256(abi.encode(keccak256(abi.encode(key)), V4_POOLS_SLOT));
         if (uint160(uint256(manager.extsload(stateSlot))) == 0) revert InvalidRoute(RouteFault.UnknownPool);
+    }
+
+    /// @dev The V4 hop at `ptr` (venue, fee, tickSpacing, hooks after its prefix) in `manager`.
+    function _v4Swap(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, uint256 amount)
+        internal
+        returns (uint256)
+    {
+        bool zeroForOne = token < tokenOut;
+        RoutePoolKey memory key = _v4Key(manager, ptr, token, tokenOut, zeroForOne);
         if (amount > uint256(uint128(type(int128).max))) revert InvalidRoute(RouteFault.Malformed);
         int256 delta = manager.swap(
             key, RouteSwapParams(zeroForOne, -int256(amount), zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT), ""
@@ -90,5 +102,66 @@ abstract contract UniswapV4Hops is VenueRegistry {
         if (deltaIn != -int256(amount)) revert InvalidRoute(RouteFault.PartialFill);
         if (deltaOut <= 0) revert InvalidRoute(RouteFault.ZeroAmount);
         return uint256(deltaOut);
+    }
+
+    /// @dev Exact output through the run of V4 hops in calldata [runStart, end) (one venue),
+    /// `runIn` going in: one unlock of the venue's PoolManager, in which the run's hops swap
+    /// backward for exactly `amountOut` to `to`, and the hops in [start, runStart) (or the
+    /// payer) deliver the run's input into the PoolManager between its sync and settle.
+    /// Unlock data: runIn(20) amountOut(32) to(20) segmentIn(20) runStart - start (32), then
+    /// the bytes of [start, end).
+    function _swapV4ExactOut(
+        uint256 runStart,
+        uint256 end,
+        address runIn,
+        uint256 amountOut,
+        address to,
+        uint256 start,
+        address segmentIn
+    ) internal {
+        bytes memory data = abi.encodePacked(runIn, amountOut, to, segmentIn, runStart - start, msg.data[start:end]);
+        _unlock(RouteCodec.u8(runStart + RouteCodec.HOP_PREFIX), data);
+    }
+
+    /// @dev The exact-output unlock callback (data between `base` and `end`, as _swapV4ExactOut
+    /// wrote it): swaps the run backward, takes its output, settles its input.
+    function _runV4ExactOut(IRoutePoolManager manager, uint256 base, uint256 end) internal returns (bytes memory) {
+        address runIn = RouteCodec.addr(base);
+        uint256 amount = RouteCodec.word(base + 20);
+        uint256 start = base + 124;
+        uint256 runStart = start + RouteCodec.word(base + 92);
+        for (uint256 ptr = end; ptr > runStart;) {
+            ptr -= RouteCodec.V4_HOP;
+            address tokenIn = ptr == runStart ? runIn : RouteCodec.addr(ptr - RouteCodec.V4_HOP + 1);
+            address tokenOut = RouteCodec.addr(ptr + 1);
+            if (tokenOut == address(0) || tokenOut == tokenIn) revert InvalidRoute(RouteFault.TokenChain);
+            amount = _v4SwapExactOut(manager, ptr, tokenIn, tokenOut, amount);
+        }
+        manager.take(RouteCodec.addr(end - RouteCodec.V4_HOP + 1), RouteCodec.addr(base + 52), RouteCodec.word(base + 20));
+        manager.sync(runIn);
+        _deliverExact(start, runStart, RouteCodec.addr(base + 72), amount, address(manager));
+        if (manager.settle() != amount) revert UnsupportedToken(runIn);
+        return abi.encode(amount);
+    }
+
+    /// @dev Exact output through the V4 hop at `ptr`: exactly `amountOut` of tokenOut owed to
+    /// this contract; returns the input owed for it.
+    function _v4SwapExactOut(IRoutePoolManager manager, uint256 ptr, address token, address tokenOut, uint256 amountOut)
+        internal
+        returns (uint256)
+    {
+        bool zeroForOne = token < tokenOut;
+        RoutePoolKey memory key = _v4Key(manager, ptr, token, tokenOut, zeroForOne);
+        if (amountOut > uint256(uint128(type(int128).max))) revert InvalidRoute(RouteFault.Malformed);
+        // amountSpecified > 0: exact output
+        int256 delta = manager.swap(
+            key, RouteSwapParams(zeroForOne, int256(amountOut), zeroForOne ? MIN_PRICE_LIMIT : MAX_PRICE_LIMIT), ""
+        );
+        int256 amount0 = delta >> 128;
+        int256 amount1 = int256(int128(delta));
+        (int256 deltaIn, int256 deltaOut) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
+        if (deltaOut != int256(amountOut)) revert InvalidRoute(RouteFault.PartialFill);
+        if (deltaIn >= 0) revert InvalidRoute(RouteFault.ZeroAmount);
+        return uint256(-deltaIn);
     }
 }
