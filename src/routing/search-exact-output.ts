@@ -19,7 +19,7 @@
 //   for what the next one takes.
 import { pathIn, pathMarginal, pathMaxOut, pathOut, type Curve } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
-import { graphOf, tokenKey } from "./graph.ts"
+import { graphOf, tokenKey, type TokenGraph } from "./graph.ts"
 import { waterFillOutput } from "./optimiser.ts"
 import { type Candidate, findCandidates } from "./paths.ts"
 import { quoteHopExactOutput } from "./pool-quote.ts"
@@ -285,6 +285,29 @@ const evaluateNearest = (
   return undefined
 }
 
+/**
+ * The candidate paths of an exact-output search (lower-case token keys,
+ * float amounts) and the trade's size in tokenIn they were ranked at: what
+ * selling `target` of tokenOut the other way brings. No candidates when no
+ * path joins the tokens.
+ */
+export const exactOutputCandidates = (
+  graph: TokenGraph,
+  tokenIn: string,
+  tokenOut: string,
+  target: number,
+  maxHops: number,
+  gasRate: number,
+  venues: ReadonlySet<string> | undefined,
+): { readonly cands: Candidate[]; readonly scale: number } => {
+  const back = findCandidates(graph, tokenOut, tokenIn, target, maxHops, 0, venues)
+  let scale = 0
+  for (const c of back) if (c.estimate > scale) scale = c.estimate
+  if (!(scale > 0)) return { cands: [], scale }
+  // their gas ranked in tokenOut at the trade's rate
+  return { cands: findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target) / scale, venues), scale }
+}
+
 const better = (a: Exact, b: Exact | undefined): boolean =>
   b === undefined || a.total < b.total || (a.total === b.total && a.option.paths.length < b.option.paths.length)
 
@@ -312,13 +335,7 @@ export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindEx
     else gasRate = Number(probe) / Number(GAS_PROBE)
   }
 
-  // the trade's size in tokenIn: what selling amountOut the other way would bring
-  const back = findCandidates(graph, tokenOut, tokenIn, target, maxHops, 0, params.venues)
-  let scale = 0
-  for (const c of back) if (c.estimate > scale) scale = c.estimate
-  if (!(scale > 0)) return undefined
-  // candidates forward at that size; their gas ranked in tokenOut at the trade's rate
-  const cands = findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target) / scale, params.venues)
+  const { cands, scale } = exactOutputCandidates(graph, tokenIn, tokenOut, target, maxHops, gasRate, params.venues)
   if (cands.length === 0) return undefined
 
   const options: Option[] = []
