@@ -143,6 +143,7 @@ export class StableCurve implements Curve {
   // when coin j holds xj is the same computation with xj in xi's place
   inv(y: number): number {
     if (!(y > 0)) return 0
+    if (y >= this.maxOut) return Number.POSITIVE_INFINITY
     const xj = this.xp[this.j]! - y / (this.gamma * this.scaleOut)
     if (!(xj > 0)) return Number.POSITIVE_INFINITY
     const x = (this.y(xj) - this.xp[this.i]!) / this.scaleIn
