@@ -144,7 +144,10 @@ export class StableCurve implements Curve {
   inv(y: number): number {
     if (!(y > 0)) return 0
     if (y >= this.maxOut) return Number.POSITIVE_INFINITY
-    const xj = this.xp[this.j]! - y / (this.gamma * this.scaleOut)
+    const dy = y / (this.gamma * this.scaleOut)
+    // a few millionths of the balance and less: the spot rate (the difference below would cancel to noise)
+    if (dy < this.xp[this.j]! * 1e-7) return y / this.spot
+    const xj = this.xp[this.j]! - dy
     if (!(xj > 0)) return Number.POSITIVE_INFINITY
     const x = (this.y(xj) - this.xp[this.i]!) / this.scaleIn
     return x > 0 ? x : 0

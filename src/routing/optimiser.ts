@@ -177,13 +177,16 @@ let scratchOut = new Float64Array(0)
 export const waterFillOutput = (paths: readonly (readonly Curve[])[], target: number, out: Float64Array): number => {
   const n = paths.length
   if (n === 0 || !(target > 0)) return -1
-  if (scratchOut.length < 6 * n) scratchOut = new Float64Array(6 * n)
+  if (scratchOut.length < 7 * n) scratchOut = new Float64Array(7 * n)
   const xlo = scratchOut.subarray(0, n)
   const xhi = scratchOut.subarray(n, 2 * n)
   const xs = scratchOut.subarray(2 * n, 3 * n)
   const ylo = scratchOut.subarray(3 * n, 4 * n)
   const yhi = scratchOut.subarray(4 * n, 5 * n)
   const ys = scratchOut.subarray(5 * n, 6 * n)
+  // per path, the input step that moves its output by at most target x INNER_TOL (out(x) <= spot x):
+  // one path's input for the whole output may dwarf what another takes
+  const tolX = scratchOut.subarray(6 * n, 7 * n)
 
   // each path alone: the input for the whole target, or for a hair below all it can deliver;
   // at the least of the marginal rates there every path sits at that input
@@ -200,17 +203,17 @@ export const waterFillOutput = (paths: readonly (readonly Curve[])[], target: nu
     xlo[i] = 0
     xhi[i] = x
     ylo[i] = 0
+    tolX[i] = spot > 0 ? (target * INNER_TOL) / spot : x
     if (x > maxX) maxX = x
     const m = pathMarginal(curves, x)
     if (m < lamLo) lamLo = m
   }
   if (!(lamHi > 0) || !(maxX > 0)) return -1
   if (!(lamLo > 0)) lamLo = lamHi * 1e-30
-  const tolX = maxX * INNER_TOL
   let sumLo = 0
   let sumHi = 0
   for (let i = 0; i < n; i++) {
-    const x = inverseMarginal(paths[i]!, lamLo, 0, xhi[i]!, tolX)
+    const x = inverseMarginal(paths[i]!, lamLo, 0, xhi[i]!, tolX[i]!)
     xhi[i] = x
     const y = pathOut(paths[i]!, x)
     yhi[i] = y
@@ -228,7 +231,7 @@ export const waterFillOutput = (paths: readonly (readonly Curve[])[], target: nu
     const lam = Math.exp(u)
     let sum = 0
     for (let i = 0; i < n; i++) {
-      const x = inverseMarginal(paths[i]!, lam, xlo[i]!, xhi[i]!, tolX)
+      const x = inverseMarginal(paths[i]!, lam, xlo[i]!, xhi[i]!, tolX[i]!)
       xs[i] = x
       const y = pathOut(paths[i]!, x)
       ys[i] = y

@@ -41,6 +41,8 @@ const MAX_SINGLE_CHECKS = 6
 const GAS_PROBE = 1_000_000n
 /** a split's output is kept this far below its path's float supremum (the exact math may stop short of it) */
 const REACH = 1 - 1e-9
+/** outputs below this fraction of the deepest candidate's reach are ranked at that size (float precision) */
+const TINY = 1e-8
 
 interface Option {
   readonly paths: readonly Candidate[]
@@ -287,9 +289,11 @@ const evaluateNearest = (
 
 /**
  * The candidate paths of an exact-output search (lower-case token keys,
- * float amounts) and the trade's size in tokenIn they were ranked at: what
- * selling `target` of tokenOut the other way brings. No candidates when no
- * path joins the tokens.
+ * float amounts) and the trade's size in tokenIn: what selling `target` of
+ * tokenOut the other way brings. An output far below what the deepest
+ * candidate can deliver (a few wei, where a stable pool's model cancels to
+ * nothing) is sized and ranked at a larger multiple of itself, where prices
+ * are the same. No candidates when no path joins the tokens.
  */
 export const exactOutputCandidates = (
   graph: TokenGraph,
@@ -300,12 +304,23 @@ export const exactOutputCandidates = (
   gasRate: number,
   venues: ReadonlySet<string> | undefined,
 ): { readonly cands: Candidate[]; readonly scale: number } => {
-  const back = findCandidates(graph, tokenOut, tokenIn, target, maxHops, 0, venues)
-  let scale = 0
-  for (const c of back) if (c.estimate > scale) scale = c.estimate
-  if (!(scale > 0)) return { cands: [], scale }
-  // their gas ranked in tokenOut at the trade's rate
-  return { cands: findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target) / scale, venues), scale }
+  const at = (k: number): { cands: Candidate[]; scale: number; k: number } | undefined => {
+    const back = findCandidates(graph, tokenOut, tokenIn, target * k, maxHops, 0, venues)
+    let scale = 0
+    for (const c of back) if (c.estimate > scale) scale = c.estimate
+    if (!(scale > 0)) return undefined
+    // their gas ranked in tokenOut at the trade's rate
+    const cands = findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target * k) / scale, venues)
+    return cands.length > 0 ? { cands, scale: scale / k, k } : undefined
+  }
+  let found: ReturnType<typeof at>
+  for (let k = 1; k <= 1e12 && found === undefined; k *= 1e6) found = at(k)
+  if (found === undefined) return { cands: [], scale: 0 }
+  let reach = 0
+  for (const c of found.cands) reach = Math.max(reach, pathMaxOut(c.curves))
+  const least = reach * TINY
+  if (target * found.k < least) found = at(least / target) ?? found
+  return { cands: found.cands, scale: found.scale }
 }
 
 const better = (a: Exact, b: Exact | undefined): boolean =>
