@@ -20,6 +20,10 @@ export interface Curve {
   marginal(x: number): number
   /** initialized ticks crossed by a swap of gross input x (0 for V2) */
   crossings(x: number): number
+  /** supremum of the output: what no input can reach (the output reserve, or the known range's end) */
+  readonly maxOut: number
+  /** the gross input whose output is y (the inverse of out), Infinity when y >= maxOut */
+  inv(y: number): number
 }
 
 const Q96F = 2 ** 96
@@ -36,7 +40,9 @@ export class V2Curve implements Curve {
   ) {
     this.k = gamma * reserveIn * reserveOut
     this.spot = this.marginal(0)
+    this.maxOut = reserveOut
   }
+  readonly maxOut: number
   out(x: number): number {
     const w = this.gamma * x
     return (w * this.reserveOut) / (this.reserveIn + w)
@@ -47,6 +53,11 @@ export class V2Curve implements Curve {
   }
   crossings(): number {
     return 0
+  }
+  inv(y: number): number {
+    if (!(y > 0)) return 0
+    if (y >= this.reserveOut) return Number.POSITIVE_INFINITY
+    return (y * this.reserveIn) / (this.gamma * (this.reserveOut - y))
   }
 }
 
@@ -81,7 +92,9 @@ export class StableCurve implements Curve {
     this.d = stableD(xp, this.ann)
     this.others = xp.filter((_, k) => k !== i && k !== j)
     this.spot = this.marginal(0)
+    this.maxOut = xp[j]! * gamma * scaleOut
   }
+  readonly maxOut: number
 
   /** the balance of coin j that keeps D when coin i holds xi (Curve's get_y, in floats) */
   private y(xi: number): number {
@@ -124,6 +137,20 @@ export class StableCurve implements Curve {
 
   crossings(): number {
     return 0
+  }
+
+  // get_y is symmetric in the two free coins: the balance of coin i that keeps D
+  // when coin j holds xj is the same computation with xj in xi's place
+  inv(y: number): number {
+    if (!(y > 0)) return 0
+    if (y >= this.maxOut) return Number.POSITIVE_INFINITY
+    const dy = y / (this.gamma * this.scaleOut)
+    // a few millionths of the balance and less: the spot rate (the difference below would cancel to noise)
+    if (dy < this.xp[this.j]! * 1e-7) return y / this.spot
+    const xj = this.xp[this.j]! - dy
+    if (!(xj > 0)) return Number.POSITIVE_INFINITY
+    const x = (this.y(xj) - this.xp[this.i]!) / this.scaleIn
+    return x > 0 ? x : 0
   }
 }
 
@@ -184,7 +211,9 @@ export class ConcentratedCurve implements Curve {
     this.yLim = this.n === 0 ? 0 : this.within(this.eLim)
     this.cap = this.eLim / gamma
     this.spot = this.marginal(0)
+    this.maxOut = this.yLim
   }
+  readonly maxOut: number
 
   private readonly eLim: number
   private readonly yLim: number
@@ -244,6 +273,31 @@ export class ConcentratedCurve implements Curve {
     if (this.n === 0) return 0
     if (en >= this.eLim) return this.n - 1
     return this.segment(en)
+  }
+
+  // within a segment: zeroForOne ry = r s^2 l / (l + r s), so r = ry l / (s (s l - ry));
+  // oneForZero ry = r / (s (s + r / l)), so r = ry s^2 l / (l - ry s)
+  inv(y: number): number {
+    if (!(y > 0)) return 0
+    if (y >= this.yLim) return Number.POSITIVE_INFINITY
+    // the last segment whose start output is <= y (segments without liquidity add no output)
+    const Y = this.y
+    let lo = 0
+    let hi = this.n - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (Y[mid]! <= y) lo = mid
+      else hi = mid - 1
+    }
+    const ry = y - Y[lo]!
+    const s = this.s[lo]!
+    const l = this.l[lo]!
+    let r = 0
+    if (ry > 0) {
+      const d = this.zeroForOne ? s * (s * l - ry) : l - ry * s
+      r = d > 0 ? (this.zeroForOne ? (ry * l) / d : (ry * s * s * l) / d) : this.e[lo + 1]! - this.e[lo]!
+    }
+    return Math.min(this.e[lo]! + r, this.eLim) / this.gamma
   }
 }
 
@@ -375,5 +429,21 @@ export const pathMarginal = (curves: readonly Curve[], x: number): number => {
     if (m === 0) return 0
     x = c.out(x)
   }
+  return m
+}
+
+/** Input a path (curves in order) needs for output y: the hops inverted backward; Infinity when out of reach. */
+export const pathIn = (curves: readonly Curve[], y: number): number => {
+  for (let i = curves.length - 1; i >= 0; i--) {
+    y = curves[i]!.inv(y)
+    if (y === Number.POSITIVE_INFINITY) return y
+  }
+  return y
+}
+
+/** Supremum of a path's output: the first hop's maxOut carried forward (each hop also caps it). */
+export const pathMaxOut = (curves: readonly Curve[]): number => {
+  let m = curves[0]!.maxOut
+  for (let i = 1; i < curves.length; i++) m = Math.min(curves[i]!.maxOut, curves[i]!.out(m))
   return m
 }

@@ -12,7 +12,12 @@
 // shrinking (tick crossings make rates only piecewise smooth). Brackets only
 // shrink, so later iterations are cheap. Floats only: the caller quantises the
 // proportions and recomputes every amount exactly.
-import { type Curve, pathMarginal } from "./curve.ts"
+//
+// The least input for a fixed total output is the same problem seen from the
+// other side (minimise sum x_i under sum f_i(x_i) = Y): at the optimum the
+// used paths again share one marginal rate λ, so waterFillOutput searches the
+// same level, by the summed outputs instead of the summed inputs.
+import { type Curve, pathIn, pathMarginal, pathMaxOut, pathOut } from "./curve.ts"
 
 const OUTER_TOL = 1e-7
 const INNER_TOL = 1e-9
@@ -158,5 +163,107 @@ export const waterFill = (paths: readonly (readonly Curve[])[], total: number, o
   let big = 0
   for (let i = 1; i < n; i++) if (out[i]! > out[big]!) big = i
   out[big] = out[big]! + (total - sum)
+  return Math.sqrt(lamLo * lamHi)
+}
+
+let scratchOut = new Float64Array(0)
+
+/**
+ * Allocates the output `target` across `paths` (pool-disjoint) so that the
+ * summed float input is least. Writes each path's output into `out` (summing
+ * to target) and returns the water level λ, or -1 when the paths together
+ * cannot deliver `target` within their known liquidity.
+ */
+export const waterFillOutput = (paths: readonly (readonly Curve[])[], target: number, out: Float64Array): number => {
+  const n = paths.length
+  if (n === 0 || !(target > 0)) return -1
+  if (scratchOut.length < 7 * n) scratchOut = new Float64Array(7 * n)
+  const xlo = scratchOut.subarray(0, n)
+  const xhi = scratchOut.subarray(n, 2 * n)
+  const xs = scratchOut.subarray(2 * n, 3 * n)
+  const ylo = scratchOut.subarray(3 * n, 4 * n)
+  const yhi = scratchOut.subarray(4 * n, 5 * n)
+  const ys = scratchOut.subarray(5 * n, 6 * n)
+  // per path, the input step that moves its output by at most target x INNER_TOL (out(x) <= spot x):
+  // one path's input for the whole output may dwarf what another takes
+  const tolX = scratchOut.subarray(6 * n, 7 * n)
+
+  // each path alone: the input for the whole target, or for a hair below all it can deliver;
+  // at the least of the marginal rates there every path sits at that input
+  let lamHi = 0
+  let lamLo = Number.POSITIVE_INFINITY
+  let maxX = 0
+  for (let i = 0; i < n; i++) {
+    const curves = paths[i]!
+    const spot = pathMarginal(curves, 0)
+    if (spot > lamHi) lamHi = spot
+    const reach = Math.min(target, pathMaxOut(curves) * (1 - 1e-9))
+    let x = reach > 0 ? pathIn(curves, reach) : 0
+    if (!Number.isFinite(x)) x = 0
+    xlo[i] = 0
+    xhi[i] = x
+    ylo[i] = 0
+    tolX[i] = spot > 0 ? (target * INNER_TOL) / spot : x
+    if (x > maxX) maxX = x
+    const m = pathMarginal(curves, x)
+    if (m < lamLo) lamLo = m
+  }
+  if (!(lamHi > 0) || !(maxX > 0)) return -1
+  if (!(lamLo > 0)) lamLo = lamHi * 1e-30
+  let sumLo = 0
+  let sumHi = 0
+  for (let i = 0; i < n; i++) {
+    const x = inverseMarginal(paths[i]!, lamLo, 0, xhi[i]!, tolX[i]!)
+    xhi[i] = x
+    const y = pathOut(paths[i]!, x)
+    yhi[i] = y
+    sumHi += y
+  }
+  if (sumHi < target * (1 - 1e-12)) return -1
+  if (n === 1) {
+    out[0] = target
+    return pathMarginal(paths[0]!, pathIn(paths[0]!, target))
+  }
+
+  const tolSum = target * OUTER_TOL
+  // g(u) = sum_i f_i(x_i(e^u)) - Y, decreasing in u = ln λ; every evaluation narrows the per-path brackets
+  const g = (u: number): number => {
+    const lam = Math.exp(u)
+    let sum = 0
+    for (let i = 0; i < n; i++) {
+      const x = inverseMarginal(paths[i]!, lam, xlo[i]!, xhi[i]!, tolX[i]!)
+      xs[i] = x
+      const y = pathOut(paths[i]!, x)
+      ys[i] = y
+      sum += y
+    }
+    if (sum >= target) {
+      lamLo = lam
+      sumHi = sum
+      xhi.set(xs)
+      yhi.set(ys)
+    } else {
+      lamHi = lam
+      sumLo = sum
+      xlo.set(xs)
+      ylo.set(ys)
+    }
+    return sumHi - sumLo <= tolSum ? 0 : sum - target
+  }
+  if (sumHi - sumLo > tolSum) {
+    solveDecreasing(g, Math.log(lamLo), Math.log(lamHi), sumHi - target, sumLo - target, 1e-15, MAX_OUTER)
+  }
+  // interpolate the outputs between the two brackets to hit the target exactly
+  const span = sumHi - sumLo
+  const a = span > 0 ? (target - sumLo) / span : 1
+  let sum = 0
+  for (let i = 0; i < n; i++) {
+    const y = ylo[i]! + a * (yhi[i]! - ylo[i]!)
+    out[i] = y
+    sum += y
+  }
+  let big = 0
+  for (let i = 1; i < n; i++) if (out[i]! > out[big]!) big = i
+  out[big] = out[big]! + (target - sum)
   return Math.sqrt(lamLo * lamHi)
 }

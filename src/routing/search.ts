@@ -19,11 +19,13 @@
 // is then usually the bottleneck anyway.
 import { type Curve, pathMarginal, pathOut } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
-import { type Edge, graphOf, tokenKey } from "./graph.ts"
+import { graphOf, tokenKey } from "./graph.ts"
 import { waterFill } from "./optimiser.ts"
 import { type Candidate, findCandidates } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
-import type { FindRouteParams, Route, RouteHop, RouteSplit, RoutingMarket } from "./types.ts"
+import { hopOf } from "./route-hop.ts"
+import { clampInt, shiftShare, splitAmounts } from "./shares.ts"
+import type { FindRouteParams, Route, RouteSplit, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
 const DEFAULT_MAX_SPLITS = 4
@@ -55,22 +57,6 @@ interface Exact {
   readonly gas: bigint
   readonly gasCost: bigint | undefined
   readonly net: bigint
-}
-
-const clampInt = (v: number | undefined, def: number, lo: number, hi: number): number =>
-  v === undefined || !Number.isFinite(v) ? def : Math.min(hi, Math.max(lo, Math.floor(v)))
-
-/** exact per-split inputs: floor(amountIn * bps / 10000), the last takes the remainder */
-export const splitAmounts = (amountIn: bigint, bps: readonly number[]): bigint[] => {
-  const out: bigint[] = new Array(bps.length)
-  let rest = amountIn
-  for (let i = 0; i < bps.length - 1; i++) {
-    const a = (amountIn * BigInt(bps[i]!)) / 10000n
-    out[i] = a
-    rest -= a
-  }
-  out[bps.length - 1] = rest
-  return out
 }
 
 const floatGross = (paths: readonly Candidate[], amounts: readonly bigint[]): number => {
@@ -280,37 +266,9 @@ const evaluateNearest = (
     const r = evaluate(current, amountIn, gasPriceWei, convert)
     if (typeof r !== "number") return r
     if (current.paths.length < 2) return undefined
-    const bps = [...current.bps]
-    let largest = r === 0 ? 1 : 0
-    for (let k = 0; k < bps.length; k++) if (k !== r && bps[k]! > bps[largest]!) largest = k
-    const move = Math.min(bps[r]!, Math.max(1, Math.ceil(bps[r]! / 1000)) * 2 ** attempt)
-    bps[r]! -= move
-    bps[largest]! += move
-    const keep = bps.map((b) => b > 0)
-    current = { ...current, paths: current.paths.filter((_, k) => keep[k]), bps: bps.filter((b) => b > 0) }
+    current = { ...current, ...shiftShare(current.paths, current.bps, r, attempt) }
   }
   return undefined
-}
-
-const hopOf = (edge: Edge): RouteHop => {
-  const p = edge.pool
-  if (p.kind === "curve-stableswap") {
-    return { kind: p.kind, venue: p.venue, pool: p.id, tokenIn: p.coins[edge.coinIn]!, tokenOut: p.coins[edge.coinOut]!, zeroForOne: false }
-  }
-  const tokenIn = edge.zeroForOne ? p.token0 : p.token1
-  const tokenOut = edge.zeroForOne ? p.token1 : p.token0
-  if (p.kind === "uniswap-v2") return { kind: p.kind, venue: p.venue, pool: p.id, tokenIn, tokenOut, zeroForOne: edge.zeroForOne }
-  const hop: RouteHop = {
-    kind: p.kind,
-    venue: p.venue,
-    pool: p.id,
-    tokenIn,
-    tokenOut,
-    zeroForOne: edge.zeroForOne,
-    fee: p.fee,
-    tickSpacing: p.tickSpacing,
-  }
-  return p.kind === "uniswap-v4" ? { ...hop, hooks: p.hooks ?? "0x0000000000000000000000000000000000000000" } : hop
 }
 
 /**

@@ -78,3 +78,58 @@ export interface Route {
   readonly netAmountOut: bigint
   readonly splits: readonly RouteSplit[]
 }
+
+/** An exact-output request: the least input that delivers `amountOut`. */
+export interface FindExactOutputParams {
+  /** ERC-20 address of the token paid (native USDC already mapped to the ERC-20 USDC) */
+  readonly tokenIn: string
+  /** ERC-20 address of the token received */
+  readonly tokenOut: string
+  /** the gross output the route must deliver, in tokenOut's smallest unit */
+  readonly amountOut: bigint
+  /** longest path, 1 to 3 hops (default 3) */
+  readonly maxHops?: number
+  /** most paths the output is split across, 1 to 8 (default 4) */
+  readonly maxSplits?: number
+  /**
+   * Converts an amount of native USDC in wei (18 decimals) into tokenIn's
+   * smallest unit (gas priced in tokenIn). Without it, or when it returns
+   * undefined, routes are compared by input alone.
+   */
+  readonly nativeToTokenIn?: (weiAmount: bigint) => bigint | undefined
+  /** only pools of these venues (by name) are used; every pool when absent */
+  readonly venues?: ReadonlySet<string>
+}
+
+/** One path delivering a share of the output. */
+export interface ExactOutputSplit {
+  /** share of the OUTPUT in basis points; all splits add up to 10000 */
+  readonly shareBps: number
+  /**
+   * output of this split: floor(amountOut * shareBps / 10000) for every split
+   * but the last, which takes the remainder (the executor's rule)
+   */
+  readonly amountOut: bigint
+  /** the exact input this split needs: its hops inverted backward with the exact pool math */
+  readonly amountIn: bigint
+  /** in forward order */
+  readonly hops: readonly RouteHop[]
+  /** per hop, forward order: the input each hop takes (for a stable hop the least dx, the executor's hint) */
+  readonly hopAmountsIn: readonly bigint[]
+  /** per hop: what a stable hop pays above what the next hop (or the split's output) needs; 0n for other kinds */
+  readonly hopSurplus: readonly bigint[]
+}
+
+export interface ExactOutputRoute {
+  /** the requested gross output */
+  readonly amountOut: bigint
+  /** sum of the splits' inputs, exact */
+  readonly amountIn: bigint
+  /** estimated gas units of the executor call (see gas.ts) */
+  readonly gasEstimate: bigint
+  /** gasEstimate x gas price in tokenIn units; undefined when no conversion was available */
+  readonly gasCostInTokenIn: bigint | undefined
+  /** amountIn plus gasCostInTokenIn (amountIn when no conversion): what the search minimised */
+  readonly totalCost: bigint
+  readonly splits: readonly ExactOutputSplit[]
+}

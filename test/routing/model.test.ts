@@ -2,10 +2,10 @@
 // math, concave, and at the closed-form optimum where one exists.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { buildCurve, ConcentratedCurve, pathOut, V2Curve } from "../../src/routing/curve.ts"
-import { waterFill } from "../../src/routing/optimiser.ts"
+import { buildCurve, ConcentratedCurve, pathIn, pathMaxOut, pathOut, V2Curve } from "../../src/routing/curve.ts"
+import { waterFill, waterFillOutput } from "../../src/routing/optimiser.ts"
 import { quoteHop } from "../../src/routing/pool-quote.ts"
-import { concentrated, token, v2, v2Out } from "./helpers.ts"
+import { concentrated, stable, token, v2, v2Out } from "./helpers.ts"
 
 const E18 = 10n ** 18n
 const [A, B] = [token(1), token(2)]
@@ -131,5 +131,78 @@ describe("water-filling", () => {
     const out = new Float64Array(1)
     expect(waterFill([[c]], c.cap * 1.1, out)).toBe(-1)
     expect(waterFill([[c]], c.cap * 0.5, out)).toBeGreaterThan(0)
+  })
+})
+
+describe("inverse models (exact output)", () => {
+  const stablePool = stable([A, B, token(3)], [3_000_000n * 10n ** 6n, 2_500_000n * E18, 4_000_000n * 10n ** 6n], [6, 18, 6], 200n, 4_000_000n)
+  const curves = [
+    ["V2", buildCurve(v2(A, B, 5n * 10n ** 24n, 9n * 10n ** 24n), 0, 1)!],
+    ["V3 price down, across ticks", buildCurve(v3Pool, 0, 1)!],
+    ["V3 price up, across ticks", buildCurve(v3Pool, 1, 0)!],
+    ["stable, 6 to 18 decimals", buildCurve(stablePool, 0, 1)!],
+    ["stable, 18 to 6 decimals", buildCurve(stablePool, 1, 2)!],
+  ] as const
+
+  for (const [name, c] of curves) {
+    test(`${name}: inv is the inverse of out below maxOut, Infinity at and beyond it`, () => {
+      fc.assert(
+        // from a millionth of what the pool holds (below that the stable model's float cancellation shows)
+        fc.property(fc.double({ min: 1e-6, max: 1 - 1e-7, noNaN: true }), (f) => {
+          const y = f * c.maxOut
+          const x = c.inv(y)
+          expect(Number.isFinite(x)).toBe(true)
+          expect(rel(c.out(x), y)).toBeLessThan(1e-8)
+        }),
+        { numRuns: 300 },
+      )
+      expect(c.inv(c.maxOut)).toBe(Number.POSITIVE_INFINITY)
+      expect(c.inv(c.maxOut * 2)).toBe(Number.POSITIVE_INFINITY)
+      expect(c.inv(0)).toBe(0)
+    })
+  }
+
+  test("pathIn inverts a multi-hop path; pathMaxOut bounds what it can deliver", () => {
+    const path = [buildCurve(v3Pool, 0, 1)!, new V2Curve(1e22, 3e22)]
+    for (const x of [1e15, 1e18, 2e18]) expect(rel(pathIn(path, pathOut(path, x)), x)).toBeLessThan(1e-7)
+    const top = pathMaxOut(path)
+    expect(top).toBeLessThan(path[1]!.maxOut)
+    expect(pathIn(path, top * 1.01)).toBe(Number.POSITIVE_INFINITY)
+    expect(Number.isFinite(pathIn(path, top * 0.99))).toBe(true)
+  })
+
+  test("waterFillOutput is waterFill seen from the output: the least input for an output is the input whose best output it is", () => {
+    const paths = [
+      [new V2Curve(1e24, 1e24), new V2Curve(2e24, 2e24)],
+      [buildCurve(v3Pool, 0, 1)!],
+      [new V2Curve(3e23, 3.05e23)],
+    ]
+    const total = 8e20
+    const xs = new Float64Array(3)
+    waterFill(paths, total, xs)
+    const ys = paths.map((p, i) => pathOut(p, xs[i]!))
+    const target = ys.reduce((a, b) => a + b, 0)
+    const outs = new Float64Array(3)
+    expect(waterFillOutput(paths, target, outs)).toBeGreaterThan(0)
+    expect(rel(outs[0]! + outs[1]! + outs[2]!, target)).toBeLessThan(1e-12)
+    const input = paths.reduce((a, p, i) => a + pathIn(p, outs[i]!), 0)
+    expect(rel(input, total)).toBeLessThan(1e-6)
+    // no nearby allocation of the same output needs less input
+    const cost = (d: number) => pathIn(paths[0]!, outs[0]! + d) + pathIn(paths[1]!, outs[1]! - d) + pathIn(paths[2]!, outs[2]!)
+    for (const d of [-1e-3, -1e-5, 1e-5, 1e-3]) expect(cost(0)).toBeLessThanOrEqual(cost(d * target) * (1 + 1e-12))
+  })
+
+  test("an output the paths cannot deliver together: -1; one they can only together: split", () => {
+    const c = buildCurve(v3Pool, 0, 1)!
+    const d = new V2Curve(1e20, 1e20)
+    const out = new Float64Array(2)
+    expect(waterFillOutput([[c]], c.maxOut * 1.01, out)).toBe(-1)
+    expect(waterFillOutput([[c], [d]], (c.maxOut + 1e20) * 1.01, out)).toBe(-1)
+    // more than the pool alone can deliver, less than both
+    const target = c.maxOut + 0.5e20
+    expect(waterFillOutput([[c], [d]], target, out)).toBeGreaterThan(0)
+    expect(out[0]!).toBeLessThan(c.maxOut)
+    expect(out[1]!).toBeLessThan(1e20)
+    expect(rel(out[0]! + out[1]!, target)).toBeLessThan(1e-12)
   })
 })
