@@ -1,6 +1,8 @@
 // One exchange with an aggregator over real HTTP: the answer's body is limited
 // while it is read. A server that streams without end (or far past the limit)
-// is cut off once the limit is passed, and what was read is all that was held.
+// is cut off once the limit is passed, and what was read is all that was held;
+// a slow body or a server that never answers is let go at the caller's budget,
+// its connection closed; a redirect is refused.
 import { afterAll, describe, expect, test } from "bun:test"
 import { HttpClientRequest } from "@effect/platform"
 import { Cause, Effect, Either, Exit } from "effect"
@@ -109,6 +111,28 @@ describe("the answer's body", () => {
     expect(state.sent).toBe(after)
   })
 
+  test("a connection cut in the middle of the body is unavailable: the answer could not be read", async () => {
+    const listener = Bun.listen({
+      hostname: "127.0.0.1",
+      port: 0,
+      socket: {
+        data(socket) {
+          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"buyAmount":')
+          setTimeout(() => socket.end(), 20)
+        },
+      },
+    })
+    servers.push({ stop: () => listener.stop(true) })
+    const exit = await Effect.runPromiseExit(exchange("test-aggregator", HttpClientRequest.get(`http://127.0.0.1:${listener.port}/`)))
+    // a failure, not a defect: the body's stream is released cleanly after the cut
+    expect(Exit.isFailure(exit) && !Cause.isDie(exit.cause)).toBe(true)
+    const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : undefined
+    expect(error?._tag === "Some" && error.value).toMatchObject({ source: "test-aggregator", reason: "unavailable" })
+    expect(error?._tag === "Some" && error.value.message).toStartWith("answer could not be read: ")
+  })
+})
+
+describe("the connection", () => {
   test("a server that never answers is left at the caller's budget, and sees the request go away", async () => {
     let gone = 0
     const server = Bun.serve({
@@ -129,23 +153,14 @@ describe("the answer's body", () => {
     expect(gone).toBe(1)
   })
 
-  test("a connection cut in the middle of the body is unavailable: the answer could not be read", async () => {
-    const listener = Bun.listen({
-      hostname: "127.0.0.1",
-      port: 0,
-      socket: {
-        data(socket) {
-          socket.write('HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"buyAmount":')
-          setTimeout(() => socket.end(), 20)
-        },
-      },
-    })
-    servers.push({ stop: () => listener.stop(true) })
-    const exit = await Effect.runPromiseExit(exchange("test-aggregator", HttpClientRequest.get(`http://127.0.0.1:${listener.port}/`)))
-    // a failure, not a defect: the body's stream is released cleanly after the cut
-    expect(Exit.isFailure(exit) && !Cause.isDie(exit.cause)).toBe(true)
-    const error = Exit.isFailure(exit) ? Cause.failureOption(exit.cause) : undefined
-    expect(error?._tag === "Some" && error.value).toMatchObject({ source: "test-aggregator", reason: "unavailable" })
-    expect(error?._tag === "Some" && error.value.message).toStartWith("answer could not be read: ")
+  test("a redirect is not followed: the exchange fails as a failed connection and the other server is never asked", async () => {
+    let elsewhere = 0
+    const other = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => (elsewhere++, Response.json({ buyAmount: "1" })) })
+    const redirecting = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.redirect(`http://127.0.0.1:${other.port}/`, 302) })
+    servers.push({ stop: () => other.stop(true) }, { stop: () => redirecting.stop(true) })
+    const result = await ask(`http://127.0.0.1:${redirecting.port}/`)
+    expect(Either.isLeft(result) && result.left).toMatchObject({ reason: "unavailable" })
+    expect(Either.isLeft(result) && result.left.message).toStartWith("connection failed: ")
+    expect(elsewhere).toBe(0)
   })
 })
