@@ -27,7 +27,8 @@ const connectionFailed = (e: HttpClientError.HttpClientError): boolean => e._tag
 /**
  * fetch, with redirects refused (an aggregator that redirects is not the one configured), no
  * span and no trace headers (the requests stay exactly what the aggregator's API documents; the
- * source's own span covers the call), each request tied to the scope it runs in.
+ * source's own span covers the call), each request tied to the scope it runs in. Built once:
+ * the layer only hands over fetch.
  */
 const aggregatorClient: HttpClient.HttpClient.With<HttpClientError.HttpClientError, Scope.Scope> = Effect.runSync(
   HttpClient.HttpClient.pipe(Effect.provide(FetchHttpClient.layer.pipe(Layer.provide(Layer.succeed(FetchHttpClient.RequestInit, { redirect: "error" }))))),
@@ -37,7 +38,10 @@ const aggregatorClient: HttpClient.HttpClient.With<HttpClientError.HttpClientErr
   HttpClient.retry({ schedule: Schedule.recurs(1), while: (e) => connectionFailed(e) && e.request.method === "GET" }),
 )
 
-/** The body's bytes until its end; fails as soon as they pass `limit` (the stream is then cancelled, the rest unread). */
+/**
+ * The body's bytes (decompressed, as fetch hands them on) until its end; fails as soon as they
+ * pass `limit` (the stream is then cancelled, the rest unread).
+ */
 const readCapped = (response: HttpClientResponse.HttpClientResponse, limit: number) =>
   response.stream.pipe(
     // a response without a body reads as an empty one
@@ -63,7 +67,7 @@ const answerOf = (response: HttpClientResponse.HttpClientResponse) =>
 
 const causeText = (cause: unknown) => (cause instanceof Error ? cause.message : String(cause))
 
-const describe = (e: HttpClientError.HttpClientError | Refused): string =>
+const failureText = (e: HttpClientError.HttpClientError | Refused): string =>
   e._tag === "Refused"
     ? e.message
     : e._tag === "RequestError"
@@ -76,5 +80,5 @@ export const exchange = (source: string, request: HttpClientRequest.HttpClientRe
   aggregatorClient.execute(HttpClientRequest.acceptJson(request)).pipe(
     Effect.flatMap(answerOf),
     Effect.scoped,
-    Effect.mapError((e) => new SourceError({ source, reason: "unavailable", message: describe(e) })),
+    Effect.mapError((e) => new SourceError({ source, reason: "unavailable", message: failureText(e) })),
   )

@@ -85,7 +85,7 @@ export const kyberSwapSource = (config: AggregatorConfig, context: ExternalConte
       // a router the executor refuses is not worth building calldata for
       yield* requireAllowedRouter(name, request, router)
 
-      // the summary goes back exactly as it came, fields this client does not read included
+      // the summary goes back exactly as it came (an object, as decoded above), fields this client does not read included
       const rawSummary = routesData.routeSummary as Readonly<Record<string, unknown>>
       const builtData = yield* dataOf(
         "build",

@@ -72,6 +72,15 @@ describe("the answer's body", () => {
     expect(Either.isLeft(result) && result.left.message).toBe(`answer of ${MAX_ANSWER_BYTES + 1} bytes is over the ${MAX_ANSWER_BYTES}-byte limit`)
   })
 
+  test("a compressed body is counted as it decompresses: a small gzip of a huge answer is refused", async () => {
+    const bomb = Bun.gzipSync(new Uint8Array(64 * MAX_ANSWER_BYTES).fill(0x20))
+    expect(bomb.length).toBeLessThan(MAX_ANSWER_BYTES)
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response(bomb, { headers: { "content-encoding": "gzip", "content-type": "application/json" } }) })
+    servers.push({ stop: () => server.stop(true) })
+    const result = await ask(`http://127.0.0.1:${server.port}/`)
+    expect(Either.isLeft(result) && result.left.message).toBe(`answer is over the ${MAX_ANSWER_BYTES}-byte limit`)
+  })
+
   test("a JSON answer under the limit is parsed", async () => {
     const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => Response.json({ buyAmount: "123", note: "é".repeat(1000) }) })
     servers.push({ stop: () => server.stop(true) })
