@@ -16,6 +16,7 @@ const subjects: Subject[] = [
   { name: "api-edge", run: async () => (await import("./api-edge.ts")).run() },
   { name: "api", run: async () => (await import("./api.ts")).run() },
   { name: "market", run: async () => (await import("./market.ts")).run() },
+  { name: "sources", run: async () => (await import("./sources.ts")).run() },
 ]
 
 const only = process.argv.slice(2)

@@ -6,7 +6,7 @@
 // balance change of the output).
 import { Duration, Effect } from "effect"
 import type { AGGREGATOR_KINDS } from "../config/index.ts"
-import { getAddress, isAddress, type Address, type Hex } from "viem"
+import { getAddress, type Address, type Hex } from "viem"
 import { GAS } from "../routing/index.ts"
 import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
 import { countSource } from "./metrics.ts"
@@ -69,8 +69,6 @@ export const EXTERNAL_HOP_OVERHEAD_GAS = 30_000
 /** An aggregator that gives no gas figure is assumed to need this much for its transaction. */
 export const DEFAULT_AGGREGATOR_GAS = 250_000n
 const INTRINSIC_GAS = 21_000n
-const MAX_CALLDATA_BYTES = 0xff_ffff
-const MAX_UINT256 = (1n << 256n) - 1n
 
 /** The gas of an external route through the executor, given the aggregator's own estimate. */
 export const externalRouteGas = (aggregatorGas: bigint | undefined): bigint => {
@@ -82,31 +80,10 @@ export const externalRouteGas = (aggregatorGas: bigint | undefined): bigint => {
 
 export const invalidAnswer = (source: string, message: string) => new SourceError({ source, reason: "invalid-answer", message })
 
-/** A whole-number string (amounts are never JSON numbers: they lose precision) within uint256. */
-export const parseAmount = (source: string, value: unknown, field: string): Effect.Effect<bigint, SourceError> =>
-  typeof value === "string" && /^\d{1,78}$/.test(value) && BigInt(value) <= MAX_UINT256
-    ? Effect.succeed(BigInt(value))
-    : Effect.fail(invalidAnswer(source, `${field} is not a whole-number string: ${JSON.stringify(value)?.slice(0, 80)}`))
-
-export const parseOptionalAmount = (source: string, value: unknown, field: string): Effect.Effect<bigint | undefined, SourceError> =>
-  value === undefined || value === null ? Effect.succeed(undefined) : parseAmount(source, value, field)
-
-export const parseAddress = (source: string, value: unknown, field: string): Effect.Effect<Address, SourceError> =>
-  typeof value === "string" && isAddress(value, { strict: false })
-    ? Effect.succeed(getAddress(value))
-    : Effect.fail(invalidAnswer(source, `${field} is not an address: ${JSON.stringify(value)?.slice(0, 80)}`))
-
-export const parseCalldata = (source: string, value: unknown, field: string): Effect.Effect<Hex, SourceError> =>
-  typeof value === "string" && /^0x([0-9a-fA-F]{2}){4,}$/.test(value) && (value.length - 2) / 2 <= MAX_CALLDATA_BYTES
-    ? Effect.succeed(value.toLowerCase() as Hex)
-    : Effect.fail(invalidAnswer(source, `${field} is not calldata (hex bytes with a selector, at most ${MAX_CALLDATA_BYTES} bytes)`))
-
 export const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
 export const expectSame = (source: string, field: string, got: string, want: string): Effect.Effect<void, SourceError> =>
   sameAddress(got, want) ? Effect.void : Effect.fail(invalidAnswer(source, `${field} ${got} is not the requested ${want}`))
-
-export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value)
 
 // --- the source ---------------------------------------------------------------
 

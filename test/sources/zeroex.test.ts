@@ -54,6 +54,9 @@ describe("a good answer", () => {
     })
     expect(seen.headers.get("0x-api-key")).toBe("test-key")
     expect(seen.headers.get("0x-version")).toBe("v2")
+    // nothing of the service's own tracing leaves it
+    expect(seen.headers.get("traceparent")).toBeNull()
+    expect(seen.headers.get("b3")).toBeNull()
   })
 
   test("becomes one external hop to the router with the calldata; gas is the aggregator's plus the executor's", async () => {
