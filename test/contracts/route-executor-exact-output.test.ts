@@ -356,6 +356,25 @@ describe("several hops, run backward", () => {
   })
 })
 
+describe("one PoolManager twice in a split, another hop between", () => {
+  test("V4 -> V3 -> V4 of one venue: the first run goes on inside the last one's unlock: USDT -> EURC -> USDC -> cirBTC", async () => {
+    await run({
+      tokenIn: "USDT",
+      tokenOut: "cirBTC",
+      amountOut: 100_000n,
+      splits: [[leg("uniswap-v4", "USDT", "EURC", 500), leg("uniswap-v3", "EURC", "USDC", 500), leg("uniswap-v4", "USDC", "cirBTC", 3000)]],
+    })
+  })
+  test("V4 -> V2 -> V4 of one venue: cirBTC -> USDC -> EURC -> USDT", async () => {
+    await run({
+      tokenIn: "cirBTC",
+      tokenOut: "USDT",
+      amountOut: 3_000_000n,
+      splits: [[leg("uniswap-v4", "cirBTC", "USDC", 3000), leg("uniswap-v2", "USDC", "EURC"), leg("uniswap-v4", "EURC", "USDT", 500)]],
+    })
+  })
+})
+
 describe("splits: shares of the gross output", () => {
   test("two splits: V2 and V3, EURC -> USDC, with a partner fee", async () => {
     await run({
