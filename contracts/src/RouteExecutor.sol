@@ -58,7 +58,12 @@ import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 /// balance check (its "IIA" revert becomes UnsupportedToken), by the PoolManager's settle() for
 /// V4. A stable pool or an external router is approved for exactly the hop's input, must take
 /// all of it, and keeps no allowance after the call. execute is not reentrant. Amounts above
-/// 2**128 - 1 are refused (InvalidValue).
+/// 2**128 - 1 are refused (InvalidValue). In an exact-output swap the binding covers the output
+/// the pool must pay and the bytes of the hops before it (which deliver what it asks, and whose
+/// own swaps bind their callbacks in turn, each cleared before the next is set); the payer is
+/// only ever the sender or this contract, and everything taken from it counts against
+/// maxAmountIn. executeExactOutput is not reentrant either, and the two never run inside
+/// each other.
 ///
 /// Exact output (executeExactOutput): the recipient gets exactly `amountOut` net of both fees
 /// (or one unit more where no gross amount nets to it exactly), the sender pays what the route
