@@ -36,6 +36,8 @@ interface Leg {
   readonly tokenIn: string
   readonly tokenOut: string
   readonly fee?: number
+  /** V2: the hop names this executor venue id, registered with this swap fee, instead of the dex's own */
+  readonly v2Venue?: { readonly id: number; readonly feeBps: number }
 }
 const leg = (dex: string, tokenIn: string, tokenOut: string, fee?: number): Leg => ({ dex, tokenIn, tokenOut, ...(fee !== undefined ? { fee } : {}) })
 /** the 2-coin stable pool of the scenario (xylonet USDC/USDT) or its 3-coin one (USDC/USDT/DAI) */
@@ -175,8 +177,9 @@ const plan = (w: World, splits: readonly (readonly Leg[])[], shares: readonly nu
       if (state.kind === "uniswap-v2") {
         const v2 = state as V2PoolState
         const [rIn, rOut] = zeroForOne ? [v2.reserve0, v2.reserve1] : [v2.reserve1, v2.reserve0]
-        hops.unshift(f.hop(l.dex, l.tokenIn, l.tokenOut))
-        amount = getAmountIn(amount, rIn, rOut, v2.feeBps)
+        const hop = f.hop(l.dex, l.tokenIn, l.tokenOut)
+        hops.unshift(l.v2Venue && hop.kind === "v2" ? { ...hop, venue: l.v2Venue.id } : hop)
+        amount = getAmountIn(amount, rIn, rOut, l.v2Venue?.feeBps ?? v2.feeBps)
       } else if (state.kind === "uniswap-v3" || state.kind === "uniswap-v4") {
         const swap = (state.kind === "uniswap-v3" ? swapExactOutput : swapExactOutputV4)(state as ConcentratedPoolState, zeroForOne, amount)
         if (!swap.ok) throw new Error(`${l.dex} ${l.tokenIn}->${l.tokenOut} cannot pay ${amount}: ${swap.reason}`)
@@ -312,6 +315,12 @@ describe("one hop of each kind", () => {
   test("V2 of another venue (arcade-v2): EURC -> USDC, with a partner fee", async () => {
     await run({ tokenIn: "EURC", tokenOut: "USDC", amountOut: 9_876_543n, feeBps: 25, splits: [[leg("arcade-v2", "EURC", "USDC")]] })
   })
+  test("V2 at another fee: the pairs of uniswap-v2 registered again as a 50 bps venue; the pair keeps what its own 30 bps did not need", async () => {
+    const [, factory, initCodeHash] = (await f.client.readContract({ address: f.executor, abi: routeExecutorAbi, functionName: "venue", args: [f.venueId("uniswap-v2")] })) as readonly [number, Address, Hex, number]
+    const id = 220
+    expect((await f.ownerWrite("setVenue", [id, 1, factory, initCodeHash, 50])).status).toBe("success")
+    await run({ tokenIn: "USDT", tokenOut: "WETH", amountOut: 10n ** 16n, splits: [[{ ...leg("uniswap-v2", "USDT", "WETH"), v2Venue: { id, feeBps: 50 } }]] })
+  })
   test("V3: cirBTC -> WBTC", async () => {
     await run({ tokenIn: "cirBTC", tokenOut: "WBTC", amountOut: 1_234_567n, splits: [[leg("uniswap-v3", "cirBTC", "WBTC", 500)]] })
   })
@@ -400,6 +409,9 @@ describe("splits: shares of the gross output", () => {
 describe("native USDC", () => {
   test("native in: msg.value is maxAmountIn; what the route did not use, the sub-unit dust included, comes back", async () => {
     await run({ tokenIn: "native", tokenOut: "EURC", amountOut: 20_000_000n, slack: 3n * SCALE + 123_456_789n, splits: [[leg("uniswap-v3", "USDC", "EURC", 500)]] })
+  })
+  test("native in through a stable hop first: the executor pays the pool from the value", async () => {
+    await run({ tokenIn: "native", tokenOut: "USDT", amountOut: 30_000_000n, slack: 999n, splits: [[stableLeg("USDC", "USDT")]] })
   })
   test("native in, exactly enough: nothing comes back", async () => {
     await run({ tokenIn: "native", tokenOut: "USDT", amountOut: 7_000_000n, splits: [[leg("uniswap-v2", "USDC", "USDT")]] })
