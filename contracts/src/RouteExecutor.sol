@@ -66,8 +66,8 @@ import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 /// each other.
 ///
 /// Exact output (executeExactOutput): the recipient gets exactly `amountOut` net of both fees
-/// (or one unit more where no gross amount nets to it exactly), the sender pays what the route
-/// needs and at most `maxAmountIn`. The gross target G is the least gross whose net by the fee
+/// (the net grows by at most one unit per unit of gross, so the least gross reaching amountOut
+/// nets to it exactly), the sender pays what the route needs and at most `maxAmountIn`. The gross target G is the least gross whose net by the fee
 /// formulas above reaches amountOut; the route delivers G (native output: ceil(G / 1e12)
 /// ERC-20 units, the wei above G going back to the sender), split by the shares as above, and
 /// each split runs backward (ExactOutputRoute). Native input: msg.value is maxAmountIn, and
@@ -190,10 +190,10 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         _entered = false;
     }
 
-    /// @notice Swaps along `route` for exactly `amountOut` to the recipient, net of both fees
-    /// (one unit more where the fee formulas give no gross amount netting to it exactly), taking
-    /// what the route needs from the sender and at most `maxAmountIn`, or reverts
-    /// (Slippage(needed, maxAmountIn) when it needs more).
+    /// @notice Swaps along `route` for exactly `amountOut` to the recipient, net of both fees,
+    /// taking what the route needs from the sender and at most `maxAmountIn`, or reverts
+    /// (Slippage(needed, maxAmountIn) when it needs more; needed counts what the route took
+    /// until then, native input in wei).
     /// @return amountIn what the sender paid (tokenIn's smallest unit; wei for native input)
     function executeExactOutput(ExactOutputParams calldata p) external payable returns (uint256 amountIn) {
         (Config memory cfg, address tokenIn, bool nativeIn, address tokenOut, bool nativeOut) =
