@@ -4,7 +4,9 @@
 //  - a single-hop V2 swap and a single-hop V4 swap (venues 1 and 3);
 //  - a single stable-pool hop, beside the same swap through the pool's own exchange() called
 //    directly (a StableSwapPool of USDT and EURC deployed and registered here);
-//  - a 2-split, 2-hop route mixing V2, V3 and V4.
+//  - a 2-split, 2-hop route mixing V2, V3 and V4;
+//  - executeExactOutput beside execute, a single hop per venue kind (V2, V3, V4, stable kind 6),
+//    no fees, for the output the exact-input swap gives (maxAmountIn twice its input).
 // Every swap goes between two standard test tokens, from an account that holds both, to the
 // same recipient, with unlimited allowances, after one warm-up swap each (so the fee collector
 // already holds the output token, as it does in steady state). Each figure is the median
@@ -12,6 +14,7 @@
 import { encodeFunctionData, getAddress, maxUint256, parseAbi, type Abi, type Address, type Hex } from "viem"
 import { uniswapArtifact, ownArtifact } from "../src/contracts/artifacts.ts"
 import { encodeExecute, type ExecuteParams } from "../src/chain/execute-call.ts"
+import { encodeExecuteExactOutput } from "../src/chain/exact-output-call.ts"
 import type { Route, RouteHop } from "../src/chain/route-encoding.ts"
 import { devnetClient } from "../src/devnet/clients.ts"
 import { startDevnet } from "../src/devnet/devnet.ts"
@@ -129,6 +132,22 @@ export async function run(): Promise<GasMeasurement[]> {
     const direct = encodeFunctionData({ abi: stableAbi, functionName: "exchange", args: [0n, 1n, 100_000_000n, 0n] })
     for (const call of [v2NoFee, v4NoFee, stableNoFee]) await send(user, executor, call)
     await send(user, stablePool, direct)
+    // exact output, the same hops: the output each exact-input swap gives now, at most twice its input
+    const outputOf = async (call: Hex) => BigInt((await client.call({ account: user, to: executor, data: call })).data!)
+    const exactOutput = async (hop: RouteHop, amount: bigint) => {
+      const amountOut = await outputOf(one(hop, amount))
+      const route: Route = [{ shareBps: 10_000, hops: [hop.kind === "stable" ? { kind: "stableExactOutput", tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, pool: hop.pool, dxHint: amount } : hop] }]
+      return encodeExecuteExactOutput({ tokenIn: hop.tokenIn, tokenOut: hop.tokenOut, amountOut, maxAmountIn: 2n * amount, recipient: user, deadline, feeBps: 0, protocolFeeBps: 0, route })
+    }
+    const stableHop: RouteHop = { kind: "stable", tokenIn: USDT, tokenOut: EURC, pool: stablePool }
+    const exactOutputCalls = {
+      v2: await exactOutput(v2Hop, 100_000_000n),
+      v3: await exactOutput(v3Hop, amountIn),
+      v4: await exactOutput(v4Hop, 100_000_000n),
+      stable: await exactOutput(stableHop, 100_000_000n),
+    }
+    for (const call of Object.values(exactOutputCalls)) await send(user, executor, call)
+    const exactOutputGas = { v2: [] as number[], v3: [] as number[], v4: [] as number[], stable: [] as number[] }
     const noFeeGas: number[] = []
     const routerGas2: number[] = []
     const v2Gas: number[] = []
@@ -142,6 +161,7 @@ export async function run(): Promise<GasMeasurement[]> {
       v4Gas.push(await send(user, executor, v4NoFee))
       stableGas.push(await send(user, executor, stableNoFee))
       directGas.push(await send(user, stablePool, direct))
+      for (const kind of ["v2", "v3", "v4", "stable"] as const) exactOutputGas[kind].push(await send(user, executor, exactOutputCalls[kind]))
     }
     await send(owner, executor, encodeFunctionData({ abi: executorAbi, functionName: "setProtocolFeeBps", args: [protocolFeeBps] }))
 
@@ -163,6 +183,10 @@ export async function run(): Promise<GasMeasurement[]> {
       { name: "execute single-hop stable gas, no fees", value: median(stableGas), unit: "gas", note: "the same swap through the executor" },
       { name: "execute vs exchange, stable hop, no fees", value: pct(median(stableGas), median(directGas)), unit: "%" },
       { name: "execute 2-split 2-hop (V2+V3 | V4+V3) gas", value: median(splitGas), unit: "gas", note: `USDT->USDC, ${protocolFeeBps} bps protocol fee` },
+      { name: "executeExactOutput single-hop V2 gas, no fees", value: median(exactOutputGas.v2), unit: "gas", note: `exact input: ${median(v2Gas)}` },
+      { name: "executeExactOutput single-hop V3 gas, no fees", value: median(exactOutputGas.v3), unit: "gas", note: `exact input: ${executorNoFee}` },
+      { name: "executeExactOutput single-hop V4 gas, no fees", value: median(exactOutputGas.v4), unit: "gas", note: `exact input: ${median(v4Gas)}` },
+      { name: "executeExactOutput single-hop stable (kind 6) gas, no fees", value: median(exactOutputGas.stable), unit: "gas", note: `exact input: ${median(stableGas)}` },
     ]
   } finally {
     await devnet.stop()

@@ -58,11 +58,16 @@ import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 /// balance check (its "IIA" revert becomes UnsupportedToken), by the PoolManager's settle() for
 /// V4. A stable pool or an external router is approved for exactly the hop's input, must take
 /// all of it, and keeps no allowance after the call. execute is not reentrant. Amounts above
-/// 2**128 - 1 are refused (InvalidValue).
+/// 2**128 - 1 are refused (InvalidValue). In an exact-output swap the binding covers the output
+/// the pool must pay and the bytes of the hops before it (which deliver what it asks, and whose
+/// own swaps bind their callbacks in turn, each cleared before the next is set); the payer is
+/// only ever the sender or this contract, and everything taken from it counts against
+/// maxAmountIn. executeExactOutput is not reentrant either, and the two never run inside
+/// each other.
 ///
 /// Exact output (executeExactOutput): the recipient gets exactly `amountOut` net of both fees
-/// (or one unit more where no gross amount nets to it exactly), the sender pays what the route
-/// needs and at most `maxAmountIn`. The gross target G is the least gross whose net by the fee
+/// (the net grows by at most one unit per unit of gross, so the least gross reaching amountOut
+/// nets to it exactly), the sender pays what the route needs and at most `maxAmountIn`. The gross target G is the least gross whose net by the fee
 /// formulas above reaches amountOut; the route delivers G (native output: ceil(G / 1e12)
 /// ERC-20 units, the wei above G going back to the sender), split by the shares as above, and
 /// each split runs backward (ExactOutputRoute). Native input: msg.value is maxAmountIn, and
@@ -185,10 +190,10 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         _entered = false;
     }
 
-    /// @notice Swaps along `route` for exactly `amountOut` to the recipient, net of both fees
-    /// (one unit more where the fee formulas give no gross amount netting to it exactly), taking
-    /// what the route needs from the sender and at most `maxAmountIn`, or reverts
-    /// (Slippage(needed, maxAmountIn) when it needs more).
+    /// @notice Swaps along `route` for exactly `amountOut` to the recipient, net of both fees,
+    /// taking what the route needs from the sender and at most `maxAmountIn`, or reverts
+    /// (Slippage(needed, maxAmountIn) when it needs more; needed counts what the route took
+    /// until then, native input in wei).
     /// @return amountIn what the sender paid (tokenIn's smallest unit; wei for native input)
     function executeExactOutput(ExactOutputParams calldata p) external payable returns (uint256 amountIn) {
         (Config memory cfg, address tokenIn, bool nativeIn, address tokenOut, bool nativeOut) =

@@ -23,6 +23,7 @@ import {
   type ExecuteParams,
   type ExecutorError,
 } from "../../src/chain/execute-call.ts"
+import { encodeExecuteExactOutput, executeExactOutputValue, type ExactOutputParams } from "../../src/chain/exact-output-call.ts"
 import type { Route, RouteHop } from "../../src/chain/route-encoding.ts"
 import { testAccounts } from "../../src/devnet/accounts.ts"
 import { executorVenueIds, isStablePool, manifestVenue, poolKind, type ManifestPool } from "../../src/devnet/manifest.ts"
@@ -84,6 +85,13 @@ export interface Fixture {
   readonly executeError: (from: Address, params: ExecuteParams, value?: bigint) => Promise<ExecutorError>
   /** eth_call of execute: the amountOut it returns */
   readonly simulate: (from: Address, params: ExecuteParams, value?: bigint) => Promise<bigint>
+  readonly executeExactOutput: (from: Address, params: ExactOutputParams, value?: bigint) => Promise<TransactionReceipt>
+  /** eth_call of executeExactOutput from `from`; the executor error it reverts with (fails the test if it succeeds) */
+  readonly executeExactOutputError: (from: Address, params: ExactOutputParams, value?: bigint) => Promise<ExecutorError>
+  /** eth_call of executeExactOutput: the amountIn it returns */
+  readonly simulateExactOutput: (from: Address, params: ExactOutputParams, value?: bigint) => Promise<bigint>
+  /** eth_call of `data` to the executor from `from`; the executor error it reverts with (fails the test if it succeeds) */
+  readonly callError: (from: Address, data: Hex, value?: bigint) => Promise<ExecutorError>
   readonly deploy: (name: string, args?: readonly unknown[]) => Promise<Address>
   readonly ownerWrite: (functionName: string, args: readonly unknown[]) => Promise<TransactionReceipt>
   readonly protocolFeeBps: () => Promise<number>
@@ -165,16 +173,26 @@ export const setupFixture = async (): Promise<Fixture> => {
   }
   const execute = (from: Address, params: ExecuteParams, value = executeValue(params)) =>
     send(from, executor, encodeExecute(params), value)
-  const executeError = async (from: Address, params: ExecuteParams, value = executeValue(params)): Promise<ExecutorError> => {
+  const callError = async (from: Address, calldata: Hex, value = 0n): Promise<ExecutorError> => {
     try {
-      await client.call({ account: from, to: executor, data: encodeExecute(params), value })
+      await client.call({ account: from, to: executor, data: calldata, value })
     } catch (error) {
       const data = revertData(error)
       const decoded = data !== undefined ? decodeExecutorError(data) : undefined
-      if (!decoded) throw new Error(`execute reverted without an executor error: ${data ?? String(error)}`)
+      if (!decoded) throw new Error(`the call reverted without an executor error: ${data ?? String(error)}`)
       return decoded
     }
-    throw new Error("execute did not revert")
+    throw new Error("the call did not revert")
+  }
+  const executeError = (from: Address, params: ExecuteParams, value = executeValue(params)): Promise<ExecutorError> =>
+    callError(from, encodeExecute(params), value)
+  const executeExactOutput = (from: Address, params: ExactOutputParams, value = executeExactOutputValue(params)) =>
+    send(from, executor, encodeExecuteExactOutput(params), value)
+  const executeExactOutputError = (from: Address, params: ExactOutputParams, value = executeExactOutputValue(params)) =>
+    callError(from, encodeExecuteExactOutput(params), value)
+  const simulateExactOutput = async (from: Address, params: ExactOutputParams, value = executeExactOutputValue(params)) => {
+    const { data } = await client.call({ account: from, to: executor, data: encodeExecuteExactOutput(params), value })
+    return BigInt(data!)
   }
   const simulate = async (from: Address, params: ExecuteParams, value = executeValue(params)) => {
     const { data } = await client.call({ account: from, to: executor, data: encodeExecute(params), value })
@@ -297,6 +315,10 @@ export const setupFixture = async (): Promise<Fixture> => {
     execute,
     executeError,
     simulate,
+    executeExactOutput,
+    executeExactOutputError,
+    simulateExactOutput,
+    callError,
     deploy,
     ownerWrite,
     protocolFeeBps,

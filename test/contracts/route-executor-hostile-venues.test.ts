@@ -6,6 +6,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { encodeAbiParameters, encodeFunctionData, encodePacked, zeroAddress, type Address, type Hex } from "viem"
 import type { ExecuteParams, ExecutorError } from "../../src/chain/execute-call.ts"
+import type { ExactOutputParams } from "../../src/chain/exact-output-call.ts"
+import { grossForNet } from "../../src/fees/index.ts"
 import type { Route, RouteHop } from "../../src/chain/route-encoding.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { freshAddress, setupFixture, USDC, users, type Fixture } from "./executor-fixture.ts"
@@ -100,6 +102,29 @@ const attack = async (p: ExecuteParams): Promise<ExecutorError> => {
   return f.executeError(attacker, p)
 }
 
+/** The same hop for exactly `amountOut` of WETH, taking at most AMOUNT. */
+const exactOutputParams = async (tokenIn: Address, route: Route, amountOut = 1n): Promise<ExactOutputParams> => ({
+  tokenIn,
+  tokenOut: WETH,
+  amountOut,
+  maxAmountIn: AMOUNT,
+  recipient: freshAddress(Math.floor(Math.random() * 1e9)),
+  deadline: await f.deadline(),
+  feeBps: 0,
+  protocolFeeBps: bps,
+  route,
+})
+
+/** The attacker's executeExactOutput, mined: it moves nothing and reverts; the error it reverts with. */
+const attackExactOutput = async (p: ExactOutputParams): Promise<ExecutorError> => {
+  const before = await holdings()
+  expect(before.victimAllowance).toBe(VICTIM_APPROVAL)
+  const mined = await f.executeExactOutput(attacker, p)
+  expect(await holdings()).toEqual(before)
+  expect(mined.status).toBe("reverted")
+  return f.executeExactOutputError(attacker, p)
+}
+
 const setV3 = async (pool: Address, d0: bigint, d1: bigint, data: Hex, callbacks = 1n, swallow = false) => {
   const r = await f.send(attacker, pool, encodeFunctionData({ abi: poolAbi, functionName: "setAttack", args: [d0, d1, data, callbacks, swallow] }))
   expect(r.status).toBe("success")
@@ -173,6 +198,38 @@ describe("a hostile V3 pool deployer registered as a venue", () => {
   })
 })
 
+describe("a hostile V3 pool deployer, exact output (the callback binds the output and the hops before the pool)", () => {
+  describe("a callback that asks for the victim's USDC reverts UnexpectedCallback", () => {
+    for (const c of DRAIN_CASES) {
+      test(c.name, async () => {
+        const tokenIn = c.tokenIn()
+        const pool = pools.get(tokenIn)!
+        const amount = await c.amount()
+        await setV3(pool, ...asked(tokenIn, amount), v3Data(USDC, victim, amount, zeroForOne(tokenIn)))
+        expect(await attackExactOutput(await exactOutputParams(tokenIn, one(v3Hop(tokenIn))))).toEqual({ name: "UnexpectedCallback", args: [pool] })
+      })
+    }
+  })
+
+  test("a pool that swallows the refused callback and returns: InvalidRoute(PartialFill)", async () => {
+    const pool = pools.get(EURC)!
+    const amount = await f.balance(USDC, victim)
+    await setV3(pool, ...asked(EURC, amount), v3Data(USDC, victim, amount, zeroForOne(EURC)), 1n, true)
+    expect(await attackExactOutput(await exactOutputParams(EURC, one(v3Hop(EURC))))).toMatchObject({ name: "InvalidRoute", fault: "PartialFill" })
+  })
+
+  test("a second callback with the swap's own data, the first one paid: UnexpectedCallback", async () => {
+    const pool = pools.get(EURC)!
+    // the first callback is a well-formed exact-output one: AMOUNT asked for the output bound
+    const p = await exactOutputParams(EURC, one(v3Hop(EURC)))
+    // the output the callback must show paid: the route's gross for an amountOut of 1
+    const gross = grossForNet(p.amountOut, { protocolBps: bps, partnerBps: 0 })
+    const [d0, d1] = zeroForOne(EURC) ? [AMOUNT / 2n, -gross] : [-gross, AMOUNT / 2n]
+    await setV3(pool, d0, d1, "0x", 2n)
+    expect(await attackExactOutput(p)).toEqual({ name: "UnexpectedCallback", args: [pool] })
+  })
+})
+
 describe("a hostile PoolManager registered as a venue", () => {
   test("the venue is live: an unlock that calls back with its own data takes exactly the attacker's own input", async () => {
     await setV4("0x")
@@ -204,5 +261,22 @@ describe("a hostile PoolManager registered as a venue", () => {
   test("a second unlock callback with the unlock's own data: UnexpectedCallback", async () => {
     await setV4("0x", 2n)
     expect(await attack(await params(EURC, one(v4Hop(EURC))))).toEqual({ name: "UnexpectedCallback", args: [manager] })
+  })
+})
+
+describe("a hostile PoolManager, exact output", () => {
+  describe("an unlock callback that asks for the victim's USDC reverts UnexpectedCallback", () => {
+    for (const c of DRAIN_CASES) {
+      test(c.name, async () => {
+        await setV4(v4Data(USDC, await c.amount(), victim))
+        const tokenIn = c.tokenIn()
+        expect(await attackExactOutput(await exactOutputParams(tokenIn, one(v4Hop(tokenIn))))).toEqual({ name: "UnexpectedCallback", args: [manager] })
+      })
+    }
+  })
+
+  test("a PoolManager that swallows the refused callback and returns: InvalidRoute(PartialFill)", async () => {
+    await setV4(v4Data(USDC, await f.balance(USDC, victim), victim), 1n, true)
+    expect(await attackExactOutput(await exactOutputParams(EURC, one(v4Hop(EURC))))).toMatchObject({ name: "InvalidRoute", fault: "PartialFill" })
   })
 })

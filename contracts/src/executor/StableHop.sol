@@ -19,13 +19,15 @@ abstract contract StableHop is ExecutorBase {
     {
         address pool = RouteCodec.addr(ptr + RouteCodec.HOP_PREFIX);
         (uint256 i, uint256 j) = _stableIndices(pool, token, tokenOut);
+        uint256 inBefore = token.balanceOfToken(address(this));
         if (payer != address(this)) {
             // from the sender, the input must arrive in full (as _pay checks)
-            uint256 before = token.balanceOfToken(address(this));
             token.safeTransferFrom(payer, address(this), amount);
-            if (token.balanceOfToken(address(this)) != before + amount) revert UnsupportedToken(token);
+            uint256 arrived = token.balanceOfToken(address(this));
+            if (arrived != inBefore + amount) revert UnsupportedToken(token);
+            inBefore = arrived;
         }
-        amountOut = _exchangeStable(pool, i, j, token, tokenOut, amount, 0);
+        amountOut = _exchangeStable(pool, i, j, token, tokenOut, amount, 0, inBefore);
         if (to != address(this)) tokenOut.safeTransfer(to, amountOut);
     }
 
@@ -57,7 +59,7 @@ abstract contract StableHop is ExecutorBase {
         address to
     ) private {
         address tokenOut = RouteCodec.addr(last + 1);
-        uint256 paid = _exchangeStable(pool, i, j, token, tokenOut, dx, amountOut);
+        uint256 paid = _exchangeStable(pool, i, j, token, tokenOut, dx, amountOut, token.balanceOfToken(address(this)));
         if (paid < amountOut) revert Slippage(paid, amountOut);
         if (to != address(this)) tokenOut.safeTransfer(to, amountOut);
         unchecked {
@@ -99,14 +101,20 @@ abstract contract StableHop is ExecutorBase {
         }
     }
 
-    /// @dev Approves registered pool `pool` for exactly `amount` of `token` (held here), calls
-    /// exchange(i - 1, j - 1, amount, minDy), and measures the output as this contract's balance
-    /// change; the pool must take all of the input and keeps no allowance.
-    function _exchangeStable(address pool, uint256 i, uint256 j, address token, address tokenOut, uint256 amount, uint256 minDy)
-        internal
-        returns (uint256 amountOut)
-    {
-        uint256 inBefore = token.balanceOfToken(address(this));
+    /// @dev Approves registered pool `pool` for exactly `amount` of `token` (held here, this
+    /// contract's balance of it `inBefore`), calls exchange(i - 1, j - 1, amount, minDy), and
+    /// measures the output as this contract's balance change; the pool must take all of the
+    /// input and keeps no allowance.
+    function _exchangeStable(
+        address pool,
+        uint256 i,
+        uint256 j,
+        address token,
+        address tokenOut,
+        uint256 amount,
+        uint256 minDy,
+        uint256 inBefore
+    ) internal returns (uint256 amountOut) {
         uint256 outBefore = tokenOut.balanceOfToken(address(this));
         token.safeApprove(pool, amount);
         unchecked {

@@ -105,11 +105,12 @@ abstract contract UniswapV4Hops is VenueRegistry {
     }
 
     /// @dev Exact output through the run of V4 hops in calldata [runStart, end) (one venue),
-    /// `runIn` going in: one unlock of the venue's PoolManager, in which the run's hops swap
-    /// backward for exactly `amountOut` to `to`, and the hops in [start, runStart) (or the
-    /// payer) deliver the run's input into the PoolManager between its sync and settle.
-    /// Unlock data: runIn(20) amountOut(32) to(20) segmentIn(20) runStart - start (32), then
-    /// the bytes of [start, end).
+    /// `runIn` going in: in an unlock of the venue's PoolManager the run's hops swap backward for
+    /// exactly `amountOut` to `to`, and the hops in [start, runStart) (or the payer) deliver the
+    /// run's input into the PoolManager between its sync and settle. Inside an unlock of that
+    /// PoolManager already (a run of it later in the split is waiting for this one's output), the
+    /// run goes on in that unlock. Unlock data: runIn(20) amountOut(32) to(20) segmentIn(20)
+    /// runStart - start (32), then the bytes of [start, end).
     function _swapV4ExactOut(
         uint256 runStart,
         uint256 end,
@@ -119,17 +120,62 @@ abstract contract UniswapV4Hops is VenueRegistry {
         uint256 start,
         address segmentIn
     ) internal {
+        (address manager,) = _venue(RouteCodec.u8(runStart + RouteCodec.HOP_PREFIX), RouteCodec.KIND_V4);
+        if (_insideUnlock(manager)) {
+            _runV4ExactOutIn(IRoutePoolManager(manager), start, runStart, end, runIn, amountOut, to, segmentIn);
+        } else {
+            _unlockExactOut(runStart, end, runIn, amountOut, to, start, segmentIn);
+        }
+    }
+
+    function _unlockExactOut(
+        uint256 runStart,
+        uint256 end,
+        address runIn,
+        uint256 amountOut,
+        address to,
+        uint256 start,
+        address segmentIn
+    ) private {
         bytes memory data = abi.encodePacked(runIn, amountOut, to, segmentIn, runStart - start, msg.data[start:end]);
         _unlock(RouteCodec.u8(runStart + RouteCodec.HOP_PREFIX), data);
     }
 
     /// @dev The exact-output unlock callback (data between `base` and `end`, as _swapV4ExactOut
-    /// wrote it): swaps the run backward, takes its output, settles its input.
+    /// wrote it): the run, with this PoolManager marked unlocked meanwhile.
     function _runV4ExactOut(IRoutePoolManager manager, uint256 base, uint256 end) internal returns (bytes memory) {
-        address runIn = RouteCodec.addr(base);
-        uint256 amount = RouteCodec.word(base + 20);
         uint256 start = base + 124;
-        uint256 runStart = start + RouteCodec.word(base + 92);
+        _markUnlocked(address(manager), true);
+        uint256 amountIn = _runV4ExactOutIn(
+            manager,
+            start,
+            start + RouteCodec.word(base + 92),
+            end,
+            RouteCodec.addr(base),
+            RouteCodec.word(base + 20),
+            RouteCodec.addr(base + 52),
+            RouteCodec.addr(base + 72)
+        );
+        _markUnlocked(address(manager), false);
+        return abi.encode(amountIn);
+    }
+
+    /// @dev Inside an unlock of `manager`: swaps the run [runStart, end) backward, takes its
+    /// output to `to`, settles its input, which the hops in [start, runStart) deliver; returns
+    /// that input. When those hops include a run of this PoolManager (which syncs and settles
+    /// on its own inside this one), they deliver here first, and the input is synced, paid and
+    /// settled after them.
+    function _runV4ExactOutIn(
+        IRoutePoolManager manager,
+        uint256 start,
+        uint256 runStart,
+        uint256 end,
+        address runIn,
+        uint256 amountOut,
+        address to,
+        address segmentIn
+    ) internal returns (uint256 amount) {
+        amount = amountOut;
         for (uint256 ptr = end; ptr > runStart;) {
             ptr -= RouteCodec.V4_HOP;
             address tokenIn = ptr == runStart ? runIn : RouteCodec.addr(ptr - RouteCodec.V4_HOP + 1);
@@ -137,11 +183,54 @@ abstract contract UniswapV4Hops is VenueRegistry {
             if (tokenOut == address(0) || tokenOut == tokenIn) revert InvalidRoute(RouteFault.TokenChain);
             amount = _v4SwapExactOut(manager, ptr, tokenIn, tokenOut, amount);
         }
-        manager.take(RouteCodec.addr(end - RouteCodec.V4_HOP + 1), RouteCodec.addr(base + 52), RouteCodec.word(base + 20));
-        manager.sync(runIn);
-        _deliverExact(start, runStart, RouteCodec.addr(base + 72), amount, address(manager));
+        manager.take(RouteCodec.addr(end - RouteCodec.V4_HOP + 1), to, amountOut);
+        if (_hasRunOf(address(manager), start, runStart)) {
+            _deliverExact(start, runStart, segmentIn, amount, address(this));
+            manager.sync(runIn);
+            runIn.safeTransfer(address(manager), amount);
+        } else {
+            manager.sync(runIn);
+            _deliverExact(start, runStart, segmentIn, amount, address(manager));
+        }
         if (manager.settle() != amount) revert UnsupportedToken(runIn);
-        return abi.encode(amount);
+    }
+
+    /// @dev Whether the exact-output hops in [start, stop) include a V4 hop of a venue whose
+    /// PoolManager is `manager`.
+    function _hasRunOf(address manager, uint256 start, uint256 stop) private view returns (bool) {
+        for (uint256 ptr = start; ptr < stop;) {
+            uint256 kind = RouteCodec.u8(ptr);
+            if (kind == RouteCodec.KIND_V4) {
+                (address other,) = _venue(RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX), RouteCodec.KIND_V4);
+                if (other == manager) return true;
+                ptr += RouteCodec.V4_HOP;
+            } else {
+                ptr += kind == RouteCodec.KIND_V2
+                    ? RouteCodec.V2_HOP
+                    : kind == RouteCodec.KIND_V3 ? RouteCodec.V3_HOP : RouteCodec.STABLE_EXACT_OUT_HOP;
+            }
+        }
+        return false;
+    }
+
+    /// @dev Marks (or clears) `manager` as unlocked by this contract, in transient storage.
+    function _markUnlocked(address manager, bool unlocked) private {
+        bytes32 slot = _unlockedSlot(manager);
+        assembly ("memory-safe") {
+            tstore(slot, unlocked)
+        }
+    }
+
+    function _insideUnlock(address manager) private view returns (bool unlocked) {
+        bytes32 slot = _unlockedSlot(manager);
+        assembly ("memory-safe") {
+            unlocked := tload(slot)
+        }
+    }
+
+    /// @dev keccak256(manager ‖ "RouteExecutor.v4.unlocked"): apart from every declared transient variable
+    function _unlockedSlot(address manager) private pure returns (bytes32) {
+        return keccak256(abi.encodePacked(manager, "RouteExecutor.v4.unlocked"));
     }
 
     /// @dev Exact output through the V4 hop at `ptr`: exactly `amountOut` of tokenOut owed to
