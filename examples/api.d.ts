@@ -102,7 +102,7 @@ export interface components {
             amountIn: string;
             /** @description the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it) (a non-negative integer in the token's smallest unit, as a decimal string) */
             maxAmountIn: string;
-            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested, what the recipient gets (a non-negative integer in the token's smallest unit, as a decimal string) */
             amountOut: string;
             /** @description exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut (a non-negative integer in the token's smallest unit, as a decimal string) */
             minAmountOut: string;
@@ -190,7 +190,7 @@ export interface components {
             amountIn: string;
             /** @description the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it) (a non-negative integer in the token's smallest unit, as a decimal string) */
             maxAmountIn: string;
-            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so) (a non-negative integer in the token's smallest unit, as a decimal string) */
+            /** @description exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested, what the recipient gets (a non-negative integer in the token's smallest unit, as a decimal string) */
             amountOut: string;
             /** @description exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut (a non-negative integer in the token's smallest unit, as a decimal string) */
             minAmountOut: string;

@@ -41,7 +41,7 @@ const pricedFields = {
   tradeType: Schema.Literal("exactInput", "exactOutput").annotations({ description: "exactInput when the request sent amountIn, exactOutput when it sent amountOut" }),
   amountIn: amountJson("exact input: as requested; exact output: the input the route needs at blockNumber"),
   maxAmountIn: amountJson("the most the transaction takes: amountIn for exact input; for exact output amountIn raised by slippageBps, rounded up (the transaction reverts with Slippage above it)"),
-  amountOut: amountJson("exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested (the recipient gets it, or one unit more where the fee formulas round so)"),
+  amountOut: amountJson("exact input: what the recipient gets, grossAmountOut less both fees; exact output: as requested, what the recipient gets"),
   minAmountOut: amountJson("exact input: amountOut less slippageBps, rounded down, the transaction reverts below it; exact output: = amountOut"),
   slippageBps: IntegerJson(0, 2_000, "the request's slippageBps"),
   grossAmountOut: amountJson("what the route delivers before fees"),

@@ -34,8 +34,8 @@ export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): str
     if (q.minAmountOut !== minAmountOut(q.amountOut, q.slippageBps)) return "minAmountOut does not follow slippageBps"
     if (q.maxAmountIn !== q.amountIn) return "maxAmountIn is not amountIn"
   } else {
-    // the least gross whose net reaches amountOut: its net is amountOut or one unit more
-    if (expected.amountOut < q.amountOut || expected.amountOut > q.amountOut + 1n) return "grossAmountOut does not pay amountOut after the fees"
+    // the least gross whose net reaches amountOut nets to it exactly (the net grows by at most one a unit)
+    if (expected.amountOut !== q.amountOut) return "grossAmountOut does not pay amountOut after the fees"
     if (q.minAmountOut !== q.amountOut) return "minAmountOut is not amountOut"
     if (q.maxAmountIn !== maxAmountIn(q.amountIn, q.slippageBps)) return "maxAmountIn does not follow slippageBps"
   }

@@ -2,9 +2,8 @@
 // venue kind, two and three hops, a split over four venues, native in, native
 // out, a partner fee, no protocol fee, the price moved for and against the
 // trade between /swap and sending) is sent exactly as returned, and every
-// balance it moved is checked to the wei: the recipient got exactly amountOut
-// (or the one unit the fee formulas may add), the sender paid the route's need
-// and at most maxAmountIn, the fee recipients what the answer says, and the
+// balance it moved is checked to the wei: the recipient got exactly amountOut,
+// the sender paid the route's need and at most maxAmountIn, the fee recipients what the answer says, and the
 // executor keeps nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { erc20Abi, parseEventLogs, type Address, type Hex, type TransactionReceipt } from "viem"
@@ -127,12 +126,12 @@ const payExactly = async (tokenIn: string, tokenOut: string, amountOut: bigint, 
   const amountIn = BigInt(swap.amountIn)
   const maxIn = BigInt(swap.maxAmountIn)
   expect(maxIn).toBe((amountIn * BigInt(10_000 + SLIPPAGE_BPS) + 9_999n) / 10_000n)
-  // the answer's fees follow the formulas on its gross, whose net is amountOut or one unit more
+  // the answer's fees follow the formulas on its gross, whose net is amountOut exactly
   const gross = BigInt(swap.grossAmountOut)
   const fees = feesOn(gross, swap.fees.protocolBps, feeBps)
   expect(BigInt(swap.fees.protocolAmount)).toBe(fees.protocol)
   expect(BigInt(swap.fees.partnerAmount)).toBe(fees.partner)
-  expect(fees.net - amountOut === 0n || fees.net - amountOut === 1n).toBe(true)
+  expect(fees.net).toBe(amountOut)
   // and it is the least such gross
   expect(feesOn(gross - 1n, swap.fees.protocolBps, feeBps).net).toBeLessThan(amountOut)
   if (tokenIn === "NATIVE") expect(swap.tx.value).toBe(swap.maxAmountIn)
@@ -156,7 +155,7 @@ const payExactly = async (tokenIn: string, tokenOut: string, amountOut: bigint, 
   const gasWei = receipt.gasUsed * receipt.effectiveGasPrice
   const event = swapEvent(receipt)
 
-  // the recipient: exactly the net of the gross (amountOut, or one unit more)
+  // the recipient: exactly the net of the gross, amountOut
   expect((await s.balanceOf(outAsset, RECIPIENT)) - before.recipient).toBe(fees.net)
   expect(event.amountOut).toBe(fees.net)
   // the fee recipients: the formulas' amounts
