@@ -3,8 +3,8 @@
 // out, a partner fee, no protocol fee, the price moved for and against the
 // trade between /swap and sending) is sent exactly as returned, and every
 // balance it moved is checked to the wei: the recipient got exactly amountOut,
-// the sender paid the route's need and at most maxAmountIn, the fee recipients what the answer says, and the
-// executor keeps nothing.
+// the sender paid the route's need and at most maxAmountIn, the fee recipients
+// what the answer says, and the executor keeps nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { erc20Abi, parseEventLogs, type Address, type Hex, type TransactionReceipt } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
