@@ -82,11 +82,11 @@ const stateAbi = parseAbi([
   "function balances(uint256) view returns (uint256)",
 ])
 
-/** Whether the World's state of the pool under `l` is what the chain holds now (price, liquidity, reserves, balances). */
+/** Whether the World's state of the pool under `l` is what the chain holds at the World's block (price, liquidity, reserves, balances). */
 const current = async (w: World, l: Leg): Promise<boolean> => {
   const state = poolState(w, l)
   const read = (functionName: string, args: readonly unknown[] = [], address: Address = state.id as Address) =>
-    f.client.readContract({ address, abi: stateAbi, functionName, args } as never) as Promise<unknown>
+    f.client.readContract({ address, abi: stateAbi, functionName, args, blockNumber: w.blockNumber } as never) as Promise<unknown>
   if (state.kind === "uniswap-v2") {
     const [r0, r1] = (await read("getReserves")) as readonly bigint[]
     return r0 === state.reserve0 && r1 === state.reserve1
@@ -102,19 +102,16 @@ const current = async (w: World, l: Leg): Promise<boolean> => {
 }
 
 /**
- * The market's World at the chain's head, once its state of the pools under `legs` is the
- * chain's (the market can publish a block before it has read a pool the block changed: then
- * an empty block is mined and the next World taken).
+ * The market's World at the chain's head, checked against the chain: its state of the pools
+ * under `legs` is the chain's at its block. The head is read past viem's cache (the client
+ * keeps a block number for its polling interval: a block mined within it would be missed).
  */
 const world = async (legs: readonly Leg[] = []): Promise<World> => {
-  for (let attempt = 0; ; attempt++) {
-    const head = await f.client.getBlockNumber()
-    const w = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(head)))
-    const fresh = await Promise.all(legs.map((l) => current(w, l)))
-    if (fresh.every(Boolean)) return w
-    if (attempt === 10) throw new Error("the market does not catch up with the chain")
-    await f.client.mine({ blocks: 1 })
-  }
+  const head = await f.client.getBlockNumber({ cacheTime: 0 })
+  const w = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(head)))
+  expect(w.blockNumber).toBe(head)
+  expect(await Promise.all(legs.map((l) => current(w, l)))).toEqual(legs.map(() => true))
+  return w
 }
 const poolState = (w: World, l: Leg): PoolState => {
   const pool = manifestPool(l)

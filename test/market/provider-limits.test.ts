@@ -92,7 +92,7 @@ describe("endpoints", () => {
       first.setDown(false)
       second.setDown(true)
       await devnet.client.request({ method: "anvil_mine" as never, params: ["0x1"] as never })
-      const next = (await devnet.client.getBlockNumber())
+      const next = await devnet.client.getBlockNumber({ cacheTime: 0 })
       const followed = await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(next)).pipe(Effect.timeout("15 seconds")))
       expect(followed.blockNumber).toBe(next)
       expect(first.counts().byMethod.eth_blockNumber ?? 0).toBeGreaterThan(0)
