@@ -18,6 +18,9 @@ export const devnetClient = (rpcUrl: string, multicall3?: Address, chainId: ArcC
     mode: "anvil",
     transport: http(rpcUrl, { batch: false, retryCount: 0 }),
     pollingInterval: 20,
+    // viem caches the block number for the polling interval unless told not to: a devnet's
+    // head moves with every transaction, and a head 20 ms old is a block behind
+    cacheTime: 0,
   })
     .extend(publicActions)
     .extend(walletActions)
