@@ -142,10 +142,10 @@ export const keyTable = (database: SqlDatabase, options: KeyTableOptions): Effec
     // the look-up every request makes
     const selectById = database.prepare(sql<Row>`SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys WHERE id = ${"id"}`)
     const unreadable = storeError("cannot read the key store")
-    const found = (rows: ReadonlyArray<Row>) => (rows[0] === undefined ? undefined : fromRow(rows[0]))
+    const found = (row: Row | undefined) => (row === undefined ? undefined : fromRow(row))
     const byId = postgres
-      ? (id: string) => within("cannot read the key store", Effect.map(selectById([id]), found))
-      : (id: string) => Effect.mapBoth(selectById([id]), { onFailure: unreadable, onSuccess: found })
+      ? (id: string) => within("cannot read the key store", Effect.map(selectById.first([id]), found))
+      : (id: string) => selectById.first([id], { row: found, error: unreadable })
     const order = sql.literal(postgres ? "seq" : "rowid")
 
     return {

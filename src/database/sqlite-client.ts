@@ -18,7 +18,7 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Statement from "@effect/sql/Statement"
 import { Database } from "bun:sqlite"
 import { Effect, Option, type Scope, Stream } from "effect"
-import type { SqlDatabase } from "./sql-database.ts"
+import type { FirstRow, Prepared, SqlDatabase } from "./sql-database.ts"
 
 export interface SqliteOptions {
   /** the file, or ":memory:" */
@@ -122,23 +122,36 @@ export const makeSqliteClient = (options: SqliteOptions): Effect.Effect<SqlDatab
       beginTransaction: "BEGIN IMMEDIATE",
     }).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
 
-    const prepare: SqlDatabase["prepare"] = <A extends object>(statement: Parameters<SqlDatabase["prepare"]>[0]) => {
+    const prepare = <A extends object>(statement: Statement.Statement<A>): Prepared<A> => {
       const [text] = statement.compile()
-      const prepared = db.query(text)
-      const run = (params: Params) => prepared.all(...(params as never[])) as ReadonlyArray<A>
-      return (params: Params) =>
-        Effect.suspend((): Effect.Effect<ReadonlyArray<A>, SqlError> => {
+      // prepared on first use, so that a statement that cannot be fails as a SqlError, not at once
+      let prepared: ReturnType<typeof db.query> | undefined
+      const compiled = () => (prepared ??= db.query(text))
+      /** `read` at once when no transaction holds the connection; else on the transaction's connection, or after it */
+      const run = <B, C, E>(read: (params: Params) => B, onConnection: (rows: ReadonlyArray<A>) => B, as: FirstRow<B, C, E> | undefined, params: Params) =>
+        Effect.suspend((): Effect.Effect<C, E> => {
           if (!inTransaction) {
+            let value: B
             try {
-              return Effect.succeed(run(params))
+              value = read(params)
             } catch (e) {
-              return Effect.fail(failed(e))
+              return Effect.fail(as === undefined ? (failed(e) as E) : as.error(failed(e)))
             }
+            return Effect.succeed(as === undefined ? (value as unknown as C) : as.row(value))
           }
           // inside this fiber's own transaction, on its connection; another fiber's waits for the permit
-          return Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (held) =>
-            Option.isSome(held) ? held.value[0].execute(text, params, undefined) : permit.withPermits(1)(Effect.try({ try: () => run(params), catch: failed })))
+          const rows = Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (held) =>
+            Option.isSome(held)
+              ? Effect.map(held.value[0].execute(text, params, undefined), onConnection)
+              : permit.withPermits(1)(Effect.try({ try: () => read(params), catch: failed })))
+          return as === undefined ? (rows as Effect.Effect<unknown, unknown> as Effect.Effect<C, E>) : Effect.mapBoth(rows, { onFailure: as.error, onSuccess: as.row })
         })
+      const all = (params: Params) => compiled().all(...(params as never[])) as ReadonlyArray<A>
+      const first = (params: Params) => (compiled().get(...(params as never[])) as A | null) ?? undefined
+      return {
+        all: (params) => run(all, (rows) => rows, undefined, params),
+        first: (<B, E>(params: Params, as?: FirstRow<A | undefined, B, E>) => run(first, (rows) => rows[0], as, params)) as Prepared<A>["first"],
+      }
     }
     return { sql, prepare }
   })

@@ -36,6 +36,25 @@ describe("statements", () => {
     expect(rows).toEqual([{ s: "ü'; DROP TABLE t; --", n: 2 ** 40, b: new Uint8Array([0, 255, 7]), z: null }])
   })
 
+  test("a prepared statement: every row, the first, none; mapped in the same step when asked", async () => {
+    const answers = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function* () {
+          const { sql, prepare } = yield* makeSqliteClient({ path: ":memory:" })
+          yield* sql`CREATE TABLE t (n INTEGER)`
+          yield* sql`INSERT INTO t VALUES (1), (2), (3)`
+          const above = prepare(sql<{ n: number }>`SELECT n FROM t WHERE n > ${0} ORDER BY n`)
+          const as = { row: (row: { n: number } | undefined) => row?.n ?? "none", error: () => "failed" as const }
+          const broken = prepare(sql<{ n: number }>`SELECT n FROM t WHERE n > ${0}`)
+          const read = [yield* above.all([1]), yield* above.first([1]), yield* above.first([3]), yield* above.first([2], as), yield* above.first([9], as)]
+          yield* sql`DROP TABLE t`
+          return [...read, yield* Effect.flip(broken.first([0], as))]
+        }),
+      ),
+    )
+    expect(answers).toEqual([[{ n: 2 }, { n: 3 }], { n: 2 }, undefined, 3, "none", "failed"])
+  })
+
   test("an error names SQLite's reason and is a SqlError", async () => {
     const result = await Effect.runPromise(Effect.scoped(Effect.flatMap(makeSqliteClient({ path: ":memory:" }), ({ sql }) => Effect.either(sql`SELECT * FROM missing`))))
     expect(Either.isLeft(result) && result.left._tag).toBe("SqlError")
@@ -71,7 +90,7 @@ describe("transactions", () => {
   })
 
   test("so does a prepared statement", async () => {
-    expect(await countDuringTransaction((db) => Effect.map(db.prepare(db.sql<{ n: number }>`SELECT count(*) AS n FROM t WHERE n > ${0}`)([0]), (r) => r[0]!.n))).toBe(2)
+    expect(await countDuringTransaction((db) => Effect.map(db.prepare(db.sql<{ n: number }>`SELECT count(*) AS n FROM t WHERE n > ${0}`).first([0]), (r) => r!.n))).toBe(2)
   })
 
   test("a prepared statement inside the transaction runs on it and sees its writes", async () => {
@@ -81,11 +100,12 @@ describe("transactions", () => {
           const { sql, prepare } = yield* makeSqliteClient({ path: ":memory:" })
           yield* sql`CREATE TABLE t (n INTEGER)`
           const count = prepare(sql<{ n: number }>`SELECT count(*) AS n FROM t WHERE n > ${0}`)
-          return yield* sql.withTransaction(Effect.zipRight(sql`INSERT INTO t VALUES (1)`, count([0])))
+          const counted = { row: (row: { n: number } | undefined) => row?.n, error: (e: unknown) => e }
+          return yield* sql.withTransaction(Effect.zipRight(sql`INSERT INTO t VALUES (1)`, Effect.all([count.all([0]), count.first([0]), count.first([0], counted)])))
         }),
       ),
     )
-    expect(seen).toEqual([{ n: 1 }])
+    expect(seen).toEqual([[{ n: 1 }], { n: 1 }, 1])
   })
 
   test("a failure rolls the whole transaction back", async () => {
