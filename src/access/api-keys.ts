@@ -1,17 +1,14 @@
 // ApiKeys: the key store, over the SQL database DATABASE_URL names (SQLite
-// embedded, or Postgres shared by many instances; see key-table.ts). Keys are stored only as an
-// HMAC-SHA256 under a secret kept apart from the database, and compared in
-// constant time. Every check reads the database, so a key created or revoked by
+// embedded, or Postgres shared by many instances; see key-database.ts). Keys
+// are stored only as an HMAC-SHA256 under a secret kept apart from the
+// database, and compared in constant time. Every check reads the database, so a key created or revoked by
 // another process (`bun run keys`, another instance) counts on its next request.
-import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Context, Data, Effect, Layer, type Scope } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { existsSync } from "node:fs"
 import type { KeyStoreConfig } from "../config/index.ts"
-import { ephemeralSecret, lastingSecret, secretFileFor } from "./hash-secret.ts"
+import { openKeyRows } from "./key-database.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
-import { openPostgres, openSqliteFile, openSqliteMemory } from "../database/index.ts"
-import { KeyStoreError, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"
-import { keyTable } from "./key-table.ts"
+import { KeyStoreError, type KeyRow, type KeyRows } from "./key-rows.ts"
 
 export { KeyStoreError, type KeyRow, type KeyRows }
 
@@ -128,52 +125,8 @@ export const keyStoreOver = (rows: KeyRows): ApiKeysShape => {
   return { kind: rows.kind, create, list, revoke, verify, ping: rows.ping, derivedKey }
 }
 
-const DEFAULT_TIMEOUT_MS = 2_000
-
-/** The rows in the database the configuration names: a SQLite file, memory, or Postgres. */
-const openRows = (config: KeyStoreConfig): Effect.Effect<KeyRows, KeyStoreError, Scope.Scope> => {
-  const timeoutMs = config.timeoutMs ?? DEFAULT_TIMEOUT_MS
-  const { database } = config
-  if (database.kind === "postgres") {
-    const opening = "cannot open the key store"
-    return Effect.gen(function* () {
-      const secret = yield* Option.match(config.keyHashSecret, {
-        onSome: (s) => Effect.succeed(Redacted.value(s)),
-        onNone: () => Effect.fail(new KeyStoreError({ message: "KEY_HASH_SECRET is required with a postgres:// key store" })),
-      })
-      const db = yield* Effect.mapError(openPostgres(database.url, timeoutMs), storeError(opening))
-      return yield* keyTable(db, {
-          kind: "postgres",
-          secret: Effect.succeed(secret),
-          timeoutMs,
-          opening,
-          migrating: "cannot migrate the key store",
-          wrongSecret: () => "KEY_HASH_SECRET is not the secret the keys in this Postgres key store were stored with",
-        })
-    })
-  }
-  const path = database.kind === "sqlite" ? database.path : ":memory:"
-  const opening = `cannot open the key store${database.kind === "sqlite" ? ` ${path}` : ""}`
-  // asked after the secret was read, which creates the file when missing
-  const wrongSecret = () =>
-    database.kind === "sqlite" && Option.isNone(config.keyHashSecret) && existsSync(secretFileFor(path))
-      ? `the key hash secret in ${secretFileFor(path)} is not the one the keys in ${path} were stored with`
-      : `KEY_HASH_SECRET is not the secret the keys in ${path} were stored with`
-  return Effect.gen(function* () {
-    const db = yield* Effect.mapError(database.kind === "sqlite" ? openSqliteFile(path) : openSqliteMemory, storeError(opening))
-    return yield* keyTable(db, {
-        kind: database.kind,
-        secret: Effect.try({ try: () => Redacted.value(lastingSecret(config) ?? Redacted.make(ephemeralSecret())), catch: storeError(opening) }),
-        timeoutMs,
-        opening,
-        migrating: opening,
-        wrongSecret: () => `${opening}: ${wrongSecret()}`,
-      })
-  })
-}
-
 /** Opens (creating or migrating when needed) the store the configuration names; closes it when the scope closes. */
-export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> => Effect.map(openRows(config), keyStoreOver)
+export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> => Effect.map(openKeyRows(config), keyStoreOver)
 
 export class ApiKeys extends Context.Tag("access/ApiKeys")<ApiKeys, ApiKeysShape>() {
   static readonly layer = (config: KeyStoreConfig): Layer.Layer<ApiKeys, KeyStoreError> => Layer.scoped(ApiKeys, makeApiKeys(config))
