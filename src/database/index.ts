@@ -5,6 +5,6 @@
 export { migrate, MigrationFailed, type Migrations } from "./migrate.ts"
 export { openPostgres } from "./postgres-client.ts"
 export { createPrivateFile, makePrivateFolderFor, readPrivateFile } from "./private-files.ts"
-export { makeSqliteClient, type SqliteOptions } from "./sqlite-client.ts"
+export { makeSqliteDatabase, type SqliteOptions } from "./sqlite-client.ts"
 export { overClient, type FirstRow, type Prepared, type SqlDatabase } from "./sql-database.ts"
 export { openSqliteFile, openSqliteMemory } from "./sqlite-file.ts"

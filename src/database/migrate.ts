@@ -4,13 +4,13 @@
 // advisory lock; SQLite: BEGIN IMMEDIATE, see sqlite-client.ts).
 import * as Migrator from "@effect/sql/Migrator"
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Cause, Effect } from "effect"
+import { Cause, Data, Effect } from "effect"
 
 /** The steps of one schema: "<id>_<name>" to the step; a released step never changes, a change is a new step. */
 export type Migrations = Record<string, Effect.Effect<void, unknown, SqlClient.SqlClient>>
 
-/** Why a migration did not complete. */
-export class MigrationFailed extends Error {}
+/** A migration did not complete: the step and the database's reason. */
+export class MigrationFailed extends Data.TaggedError("MigrationFailed")<{ readonly message: string }> {}
 
 const describe = (e: unknown): string => {
   if (!(e instanceof Error)) return String(e)
@@ -22,7 +22,11 @@ const describe = (e: unknown): string => {
  * Brings the schema up to date: runs the steps past the last one recorded in `table`. `lock` names
  * the run for Postgres's advisory lock, so that instances migrating one database take turns.
  */
-export const migrate = (options: { readonly table: string; readonly lock: string; readonly migrations: Migrations }) =>
+export const migrate = (options: {
+  readonly table: string
+  readonly lock: string
+  readonly migrations: Migrations
+}): Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, MigrationFailed, SqlClient.SqlClient> =>
   Effect.gen(function* () {
     const sql = yield* SqlClient.SqlClient
     const { table } = options
@@ -52,5 +56,6 @@ export const migrate = (options: { readonly table: string; readonly lock: string
     )
   }).pipe(
     // the migrator dies when a step fails: a failure here, with the step's own error
-    Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.fail(new MigrationFailed(describe(Cause.squash(cause)))))),
+    Effect.catchAllCause((cause): Effect.Effect<never, MigrationFailed> =>
+      Cause.isInterruptedOnly(cause) ? Effect.failCause(cause as Cause.Cause<never>) : Effect.fail(new MigrationFailed({ message: describe(Cause.squash(cause)) }))),
   )

@@ -33,8 +33,8 @@ const failed = (cause: unknown) => new SqlError({ cause, message: describe(cause
 type TransformRows = (<A extends object>(rows: ReadonlyArray<A>) => ReadonlyArray<A>) | undefined
 type Params = ReadonlyArray<unknown>
 
-/** Opens the database (created when missing) and answers a SqlClient over it; closed with the scope. */
-export const makeSqliteClient = (options: SqliteOptions): Effect.Effect<SqlDatabase, SqlError, Scope.Scope> =>
+/** Opens the database (created when missing): a SqlClient over it and its prepared statements; closed with the scope. */
+export const makeSqliteDatabase = (options: SqliteOptions): Effect.Effect<SqlDatabase, SqlError, Scope.Scope> =>
   Effect.gen(function* () {
     let closed = false
     const db = yield* Effect.acquireRelease(

@@ -5,7 +5,7 @@
 import { SqlError } from "@effect/sql/SqlError"
 import { Effect, type Scope } from "effect"
 import { createPrivateFile, makePrivateFolderFor } from "./private-files.ts"
-import { makeSqliteClient } from "./sqlite-client.ts"
+import { makeSqliteDatabase } from "./sqlite-client.ts"
 import type { SqlDatabase } from "./sql-database.ts"
 
 const BUSY_TIMEOUT = "PRAGMA busy_timeout = 5000"
@@ -20,8 +20,8 @@ export const openSqliteFile = (path: string, pragmas: ReadonlyArray<string> = []
       },
       catch: (cause) => new SqlError({ cause, message: cause instanceof Error ? cause.message : String(cause) }),
     }),
-    makeSqliteClient({ path, pragmas: [BUSY_TIMEOUT, "PRAGMA journal_mode = WAL", ...pragmas] }),
+    makeSqliteDatabase({ path, pragmas: [BUSY_TIMEOUT, "PRAGMA journal_mode = WAL", ...pragmas] }),
   )
 
 /** A SQLite database in memory, gone when the scope closes. */
-export const openSqliteMemory: Effect.Effect<SqlDatabase, SqlError, Scope.Scope> = makeSqliteClient({ path: ":memory:", pragmas: [BUSY_TIMEOUT] })
+export const openSqliteMemory: Effect.Effect<SqlDatabase, SqlError, Scope.Scope> = makeSqliteDatabase({ path: ":memory:", pragmas: [BUSY_TIMEOUT] })

@@ -8,7 +8,7 @@ import { Effect, Either, Fiber } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { makeSqliteClient, migrate, openSqliteFile, type Migrations, type SqlDatabase } from "../../src/database/index.ts"
+import { makeSqliteDatabase, migrate, openSqliteFile, type Migrations, type SqlDatabase } from "../../src/database/index.ts"
 
 const dirs: string[] = []
 afterEach(() => {
@@ -25,7 +25,7 @@ describe("statements", () => {
     const rows = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const { sql } = yield* makeSqliteClient({ path: ":memory:" })
+          const { sql } = yield* makeSqliteDatabase({ path: ":memory:" })
           expect(sql.onDialectOrElse({ sqlite: () => "sqlite", orElse: () => "other" })).toBe("sqlite")
           yield* sql`CREATE TABLE t (s TEXT, n INTEGER, b BLOB, z INTEGER)`
           yield* sql`INSERT INTO t ${sql.insert({ s: "ü'; DROP TABLE t; --", n: 2 ** 40, b: new Uint8Array([0, 255, 7]), z: null })}`
@@ -40,7 +40,7 @@ describe("statements", () => {
     const answers = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const { sql, prepare } = yield* makeSqliteClient({ path: ":memory:" })
+          const { sql, prepare } = yield* makeSqliteDatabase({ path: ":memory:" })
           yield* sql`CREATE TABLE t (n INTEGER)`
           yield* sql`INSERT INTO t VALUES (1), (2), (3)`
           const above = prepare(sql<{ n: number }>`SELECT n FROM t WHERE n > ${0} ORDER BY n`)
@@ -56,7 +56,7 @@ describe("statements", () => {
   })
 
   test("an error names SQLite's reason and is a SqlError", async () => {
-    const result = await Effect.runPromise(Effect.scoped(Effect.flatMap(makeSqliteClient({ path: ":memory:" }), ({ sql }) => Effect.either(sql`SELECT * FROM missing`))))
+    const result = await Effect.runPromise(Effect.scoped(Effect.flatMap(makeSqliteDatabase({ path: ":memory:" }), ({ sql }) => Effect.either(sql`SELECT * FROM missing`))))
     expect(Either.isLeft(result) && result.left._tag).toBe("SqlError")
     expect(Either.isLeft(result) && result.left.message).toContain("no such table: missing")
   })
@@ -68,7 +68,7 @@ describe("transactions", () => {
     Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const db = yield* makeSqliteClient({ path: ":memory:" })
+          const db = yield* makeSqliteDatabase({ path: ":memory:" })
           yield* db.sql`CREATE TABLE t (n INTEGER)`
           const writer = yield* Effect.fork(
             db.sql.withTransaction(Effect.gen(function* () {
@@ -97,7 +97,7 @@ describe("transactions", () => {
     const seen = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const { sql, prepare } = yield* makeSqliteClient({ path: ":memory:" })
+          const { sql, prepare } = yield* makeSqliteDatabase({ path: ":memory:" })
           yield* sql`CREATE TABLE t (n INTEGER)`
           const count = prepare(sql<{ n: number }>`SELECT count(*) AS n FROM t WHERE n > ${0}`)
           const counted = { row: (row: { n: number } | undefined) => row?.n, error: (e: unknown) => e }
@@ -112,7 +112,7 @@ describe("transactions", () => {
     const rows = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function* () {
-          const { sql } = yield* makeSqliteClient({ path: ":memory:" })
+          const { sql } = yield* makeSqliteDatabase({ path: ":memory:" })
           yield* sql`CREATE TABLE t (n INTEGER)`
           yield* Effect.either(sql.withTransaction(Effect.zipRight(sql`INSERT INTO t VALUES (1)`, Effect.fail("refused"))))
           return yield* sql`SELECT n FROM t`
