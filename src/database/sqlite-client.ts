@@ -114,8 +114,8 @@ export const makeSqliteDatabase = (options: SqliteOptions): Effect.Effect<SqlDat
 
     const sql = yield* SqlClient.make({
       acquirer: Effect.succeed(outside),
-      // held for the transaction's scope: from BEGIN to COMMIT or ROLLBACK
-      // refused on a closed database before BEGIN: its ROLLBACK would fail too, and a failed ROLLBACK is a defect
+      // the permit, held for the transaction's scope (BEGIN to COMMIT or ROLLBACK); refused on a closed
+      // database before BEGIN, since its ROLLBACK would fail too and a failed ROLLBACK is a defect
       transactionAcquirer: Effect.suspend(() => (closed ? Effect.fail(failed(new Error("Cannot use a closed database"))) : Effect.as(holdConnection, direct))),
       compiler: Statement.makeCompilerSqlite(),
       spanAttributes: [["db.system.name", "sqlite"]],
@@ -139,10 +139,10 @@ export const makeSqliteDatabase = (options: SqliteOptions): Effect.Effect<SqlDat
             }
             return Effect.succeed(as === undefined ? (value as unknown as C) : as.row(value))
           }
-          // inside this fiber's own transaction, on its connection; another fiber's waits for the permit
+          // inside this fiber's own transaction (on this database), on its connection; else after it
           const rows = Effect.flatMap(Effect.serviceOption(SqlClient.TransactionConnection), (held) =>
-            Option.isSome(held)
-              ? Effect.map(held.value[0].execute(text, params, undefined), onConnection)
+            Option.isSome(held) && held.value[0] === direct
+              ? Effect.map(direct.execute(text, params, undefined), onConnection)
               : permit.withPermits(1)(Effect.try({ try: () => read(params), catch: failed })))
           return as === undefined ? (rows as Effect.Effect<unknown, unknown> as Effect.Effect<C, E>) : Effect.mapBoth(rows, { onFailure: as.error, onSuccess: as.row })
         })
