@@ -1,18 +1,14 @@
-// ApiKeys: the key store, over SQLite (bun:sqlite, embedded) or Postgres (shared
-// by many instances, see pg-key-store.ts). Keys are stored only as an
-// HMAC-SHA256 under a secret kept apart from the database, and compared in
-// constant time. Every check reads the database, so a key created or revoked by
+// ApiKeys: the key store, over the SQL database DATABASE_URL names (SQLite
+// embedded, or Postgres shared by many instances; see key-database.ts). Keys
+// are stored only as an HMAC-SHA256 under a secret kept apart from the
+// database, and compared in constant time. Every check reads the database, so a key created or revoked by
 // another process (`bun run keys`, another instance) counts on its next request.
-import { Database, type Statement } from "bun:sqlite"
-import { Context, Data, Effect, Layer, Option, Redacted, type Scope } from "effect"
+import { Context, Data, Effect, Layer, type Scope } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
-import { existsSync } from "node:fs"
 import type { KeyStoreConfig } from "../config/index.ts"
-import { ephemeralSecret, lastingSecret, secretFileFor } from "./hash-secret.ts"
+import { openKeyRows } from "./key-database.ts"
 import { generateKey, hashKey, keyId } from "./key-format.ts"
-import { KeyStoreError, SECRET_CHECK, secretCheck, storeError, type KeyRow, type KeyRows } from "./key-rows.ts"
-import { postgresRows } from "./pg-key-store.ts"
-import { createPrivateFile, makePrivateFolderFor } from "./private-files.ts"
+import { KeyStoreError, type KeyRow, type KeyRows } from "./key-rows.ts"
 
 export { KeyStoreError, type KeyRow, type KeyRows }
 
@@ -77,21 +73,6 @@ const toRecord = (row: KeyRow): KeyRecord => ({
   revokedAt: row.revokedAt === null ? null : new Date(row.revokedAt),
 })
 
-const SQLITE_SCHEMA = `
-CREATE TABLE IF NOT EXISTS api_keys (
-  id          TEXT PRIMARY KEY,
-  name        TEXT NOT NULL,
-  hash        BLOB NOT NULL,
-  rpm         INTEGER NOT NULL,
-  concurrency INTEGER NOT NULL,
-  created_at  INTEGER NOT NULL,
-  revoked_at  INTEGER
-);
-CREATE TABLE IF NOT EXISTS key_store_meta (
-  name  TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);`
-
 const checkInput = (input: NewKeyInput): Effect.Effect<{ name: string; rpm: number; concurrency: number }, KeyInputError> => {
   const name = input.name.trim()
   if (name === "" || name.length > 200 || /[\u0000-\u001f\u007f]/.test(name)) {
@@ -144,109 +125,8 @@ export const keyStoreOver = (rows: KeyRows): ApiKeysShape => {
   return { kind: rows.kind, create, list, revoke, verify, ping: rows.ping, derivedKey }
 }
 
-interface SqliteRow {
-  id: string
-  name: string
-  hash: Uint8Array
-  rpm: number
-  concurrency: number
-  created_at: number
-  revoked_at: number | null
-}
-
-const fromSqlite = (row: SqliteRow): KeyRow => ({
-  id: row.id,
-  name: row.name,
-  hash: row.hash,
-  rpm: row.rpm,
-  concurrency: row.concurrency,
-  createdAt: row.created_at,
-  revokedAt: row.revoked_at,
-})
-
-/** The SQLite backend (a file, or memory); closes the database when the scope closes. */
-const sqliteRows = (config: KeyStoreConfig): Effect.Effect<KeyRows, KeyStoreError, Scope.Scope> =>
-  Effect.gen(function* () {
-    const { db, secret } = yield* Effect.acquireRelease(
-      Effect.try({
-        try: () => {
-          let path = ":memory:"
-          let secret: string
-          if (config.database.kind === "sqlite") {
-            path = config.database.path
-            makePrivateFolderFor(path)
-            createPrivateFile(path)
-          }
-          const db = new Database(path, { create: true, strict: true })
-          try {
-            db.exec("PRAGMA busy_timeout = 5000")
-            if (config.database.kind === "sqlite") db.exec("PRAGMA journal_mode = WAL")
-            db.exec(SQLITE_SCHEMA)
-            secret = Redacted.value(lastingSecret(config) ?? Redacted.make(ephemeralSecret()))
-            // a store created under one secret refuses another: every key would fail otherwise
-            const check = secretCheck(secret)
-            db.run("INSERT OR IGNORE INTO key_store_meta (name, value) VALUES (?, ?)", [SECRET_CHECK, check])
-            const stored = db.query<{ value: string }, [string]>("SELECT value FROM key_store_meta WHERE name = ?").get(SECRET_CHECK)
-            if (stored?.value !== check) {
-              throw new Error(
-                config.database.kind === "sqlite" && Option.isNone(config.keyHashSecret) && existsSync(secretFileFor(path))
-                  ? `the key hash secret in ${secretFileFor(path)} is not the one the keys in ${path} were stored with`
-                  : `KEY_HASH_SECRET is not the secret the keys in ${path} were stored with`,
-              )
-            }
-          } catch (e) {
-            db.close()
-            throw e
-          }
-          return { db, secret }
-        },
-        catch: storeError(`cannot open the key store${config.database.kind === "sqlite" ? ` ${config.database.path}` : ""}`),
-      }),
-      ({ db }) => Effect.sync(() => db.close()),
-    )
-
-    const byId: Statement<SqliteRow, [string]> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys WHERE id = ?")
-    const all: Statement<SqliteRow, []> = db.query("SELECT id, name, hash, rpm, concurrency, created_at, revoked_at FROM api_keys ORDER BY rowid")
-    const insert = db.query<unknown, [string, string, Uint8Array, number, number, number]>(
-      "INSERT INTO api_keys (id, name, hash, rpm, concurrency, created_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, NULL)",
-    )
-    const revokeRow = db.query<unknown, [number, string]>("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL")
-    const one = db.query<{ one: number }, []>("SELECT 1 AS one")
-    const readError = storeError("cannot read the key store")
-
-    return {
-      kind: config.database.kind === "sqlite" ? "sqlite" : "memory",
-      secret,
-      byId: (id) =>
-        Effect.try({
-          try: () => {
-            const row = byId.get(id)
-            return row === null ? undefined : fromSqlite(row)
-          },
-          catch: readError,
-        }),
-      all: Effect.try({ try: () => all.all().map(fromSqlite), catch: storeError("cannot list keys") }),
-      insert: (row) =>
-        Effect.try({
-          try: () => void insert.run(row.id, row.name, row.hash, row.rpm, row.concurrency, row.createdAt),
-          catch: storeError("cannot store the key"),
-        }),
-      revoke: (id, at) =>
-        Effect.try({
-          try: () => {
-            revokeRow.run(at, id)
-            const row = byId.get(id)
-            return row === null ? undefined : fromSqlite(row)
-          },
-          catch: storeError("cannot revoke the key"),
-        }),
-      ping: Effect.try({ try: () => void one.get(), catch: readError }),
-    } satisfies KeyRows
-  })
-
 /** Opens (creating or migrating when needed) the store the configuration names; closes it when the scope closes. */
-export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> =>
-  Effect.map(config.database.kind === "postgres" ? postgresRows(config) : sqliteRows(config), keyStoreOver)
+export const makeApiKeys = (config: KeyStoreConfig): Effect.Effect<ApiKeysShape, KeyStoreError, Scope.Scope> => Effect.map(openKeyRows(config), keyStoreOver)
 
 export class ApiKeys extends Context.Tag("access/ApiKeys")<ApiKeys, ApiKeysShape>() {
   static readonly layer = (config: KeyStoreConfig): Layer.Layer<ApiKeys, KeyStoreError> => Layer.scoped(ApiKeys, makeApiKeys(config))

@@ -7,7 +7,7 @@ import { Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import { linkSync, unlinkSync, writeFileSync } from "node:fs"
 import type { KeyStoreConfig } from "../config/index.ts"
-import { makePrivateFolderFor, readPrivateFile } from "./private-files.ts"
+import { makePrivateFolderFor, readPrivateFile } from "../database/index.ts"
 
 export const secretFileFor = (databasePath: string): string => `${databasePath}.hash-secret`
 

@@ -29,7 +29,7 @@ export {
   type RateDecision,
   type TokenBucketsShape,
 } from "./limits.ts"
-export { MIGRATIONS, MIGRATIONS_TABLE } from "./pg-key-store.ts"
+export { MIGRATIONS, MIGRATIONS_TABLE } from "./key-table.ts"
 export { makeRedisTokenBuckets } from "./redis-buckets.ts"
 export { makeRedisInFlight, type RedisInFlightShape } from "./redis-leases.ts"
 export { LimitStoreMetrics, makeLimitStore, RedisCallError, type LimitStore } from "./redis-store.ts"

@@ -152,6 +152,60 @@ describe("one database, several connections and restarts", () => {
   })
 })
 
+describe("a key database from before migrations were recorded", () => {
+  // the tables as the store wrote them before its schema had migrations
+  const OLD_SCHEMA = `
+    CREATE TABLE api_keys (id TEXT PRIMARY KEY, name TEXT NOT NULL, hash BLOB NOT NULL, rpm INTEGER NOT NULL, concurrency INTEGER NOT NULL, created_at INTEGER NOT NULL, revoked_at INTEGER);
+    CREATE TABLE key_store_meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);`
+  const SECRET = "5e".repeat(32)
+  const hmac = (text: string) => createHmac("sha256", SECRET).update(text).digest()
+  const keyFor = (id: string) => `arc_${id}_${"K".repeat(43)}`
+
+  /** A file as the earlier store left it: two keys (the second revoked), the secret's check, the secret file beside it. */
+  const oldFile = () => {
+    const path = tempDb()
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
+    writeFileSync(secretFileFor(path), `${SECRET}\n`, { mode: 0o600 })
+    const db = new Database(path, { create: true, strict: true })
+    db.exec("PRAGMA journal_mode = WAL")
+    db.exec(OLD_SCHEMA)
+    const insert = db.query("INSERT INTO api_keys VALUES (?, ?, ?, ?, ?, ?, ?)")
+    insert.run("00000000000000a1", "kept", hmac(keyFor("00000000000000a1")), 120, 3, 1_700_000_000_000, null)
+    insert.run("00000000000000b2", "revoked", hmac(keyFor("00000000000000b2")), 60, 2, 1_700_000_001_000, 1_700_000_002_000)
+    db.run("INSERT INTO key_store_meta VALUES ('secret_check', ?)", [hmac("key store secret check").toString("hex")])
+    db.close()
+    chmodSync(path, 0o640)
+    return path
+  }
+
+  test("opens with its keys, revocations and order as they were; the first migration is recorded; the file keeps its mode", async () => {
+    const path = oldFile()
+    const listed = await withStore(config(path), (keys) =>
+      Effect.gen(function* () {
+        expect(yield* keys.verify(keyFor("00000000000000a1"))).toEqual({
+          id: "00000000000000a1", name: "kept", rpm: 120, concurrency: 3, createdAt: new Date(1_700_000_000_000), revokedAt: null,
+        })
+        const refused = yield* Effect.flip(keys.verify(keyFor("00000000000000b2")))
+        expect(refused._tag === "KeyRejected" && refused.reason).toBe("revoked")
+        yield* keys.create({ name: "new" })
+        return (yield* keys.list).map((r) => [r.name, r.revokedAt?.getTime() ?? null])
+      }))
+    expect(listed).toEqual([["kept", null], ["revoked", 1_700_000_002_000], ["new", null]])
+    const db = new Database(path, { readonly: true })
+    expect(db.query("SELECT migration_id, name FROM api_key_store_migrations").all()).toEqual([{ migration_id: 1, name: "api_keys" }])
+    db.close()
+    expect(statSync(path).mode & 0o777).toBe(0o640)
+    // and again, the migration already recorded
+    await withStore(config(path), (keys) => keys.verify(keyFor("00000000000000a1")))
+  })
+
+  test("made under another secret, it is still refused", async () => {
+    const path = oldFile()
+    const opened = await Effect.runPromise(Effect.scoped(Effect.either(makeApiKeys(config(path, "t".repeat(40))))))
+    expect(Either.isLeft(opened) && opened.left.message).toBe(`cannot open the key store ${path}: KEY_HASH_SECRET is not the secret the keys in ${path} were stored with`)
+  })
+})
+
 describe("the files: this user's alone", () => {
   const modeOf = (file: string) => (existsSync(file) ? statSync(file).mode & 0o777 : "missing")
 

@@ -189,6 +189,22 @@ describe("damage and tampering", () => {
   })
 })
 
+describe("a snapshot file from before migrations were recorded", () => {
+  test("its snapshot still loads; the first migration is recorded", async () => {
+    mkdirSync(dirname(path), { recursive: true })
+    // the table as the store wrote it before its schema had migrations, and a row signed as it signed them
+    const key = createHmac("sha256", SECRET).update("arc-dex-aggregator/market-snapshot/v1").digest()
+    raw((db) => {
+      db.exec("PRAGMA journal_mode = WAL")
+      db.exec("CREATE TABLE market_snapshot (chain_id INTEGER PRIMARY KEY, saved_at INTEGER NOT NULL, document TEXT NOT NULL, mac TEXT NOT NULL)")
+      db.run("INSERT INTO market_snapshot VALUES (5042, 1234, 'kept', ?)", [createHmac("sha256", key).update("5042\n1234\nkept").digest("hex")])
+    })
+    expect(await withStore((store) => store.load(5042))).toEqual(Option.some({ text: "kept", savedAt: 1234 }))
+    expect(raw((db) => db.query("SELECT migration_id, name FROM market_snapshot_migrations").all())).toEqual([{ migration_id: 1, name: "market_snapshot" }])
+    expect(await withStore((store) => store.load(5042))).toEqual(Option.some({ text: "kept", savedAt: 1234 }))
+  })
+})
+
 describe("the file", () => {
   test("a new file, and its write-ahead log, are readable by their owner only (0600)", async () => {
     const modes = await withStore((store) =>

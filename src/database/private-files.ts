@@ -1,4 +1,4 @@
-// The key store's files are for this user alone: a folder it creates is 0700,
+// The stores' files are for this user alone: a folder it creates is 0700,
 // the database it creates 0600 (SQLite gives its -wal and -shm files the
 // database's mode), and a secret it reads must be a regular file of this user
 // that nobody else can read or write, so that a link or a loose mode planted
