@@ -243,8 +243,9 @@ describe("random markets of every venue kind", () => {
           if (r.splits.length > 1) split++
           for (const s of r.splits) for (const h of s.hops) kinds.add(h.kind)
           const x = checkRoute(snap, tokenIn, tokenOut, amountOut, r, maxHops)
-          expect(brute.best).toBeDefined()
-          expect(x * 10000n).toBeLessThanOrEqual(brute.best! * 10001n)
+          // only three or more paths together deliver it
+          if (brute.best === undefined) expect(r.splits.length).toBeGreaterThanOrEqual(3)
+          else expect(x * 10000n).toBeLessThanOrEqual(brute.best * 10001n)
           if (brute.single !== undefined) expect(x).toBeLessThanOrEqual(brute.single)
         },
       ),
