@@ -323,6 +323,7 @@ export const exactOutputCandidates = (
   maxHops: number,
   gasRate: number,
   venues: ReadonlySet<string> | undefined,
+  grow = 1,
 ): { readonly cands: Candidate[]; readonly scale: number } => {
   const at = (k: number): { cands: Candidate[]; scale: number; k: number } | undefined => {
     const back = findCandidates(graph, tokenOut, tokenIn, target * k, maxHops, 0, venues)
@@ -330,7 +331,7 @@ export const exactOutputCandidates = (
     for (const c of back) if (c.estimate > scale) scale = c.estimate
     if (!(scale > 0)) return undefined
     // their gas ranked in tokenOut at the trade's rate
-    const cands = findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target * k) / scale, venues)
+    const cands = findCandidates(graph, tokenIn, tokenOut, scale * grow, maxHops, (gasRate * target * k) / scale, venues)
     return cands.length > 0 ? { cands, scale: scale / k, k } : undefined
   }
   let found: ReturnType<typeof at>
@@ -350,7 +351,7 @@ export const exactOutputCandidates = (
     for (const e of direct) {
       if (e.curve === undefined || (venues !== undefined && !venues.has(e.pool.venue))) continue
       if (cands.some((c) => c.edges.length === 1 && c.edges[0] === e)) continue
-      cands.push(candidateOf([e], scale * k, (gasRate * target) / scale))
+      cands.push(candidateOf([e], scale * k * grow, (gasRate * target) / scale))
     }
   }
   return { cands, scale }
@@ -359,33 +360,17 @@ export const exactOutputCandidates = (
 const better = (a: Exact, b: Exact | undefined): boolean =>
   b === undefined || a.total < b.total || (a.total === b.total && a.option.paths.length < b.option.paths.length)
 
-/**
- * The route delivering exactly `amountOut` (gross) for the least input plus
- * gas cost in tokenIn (input alone when no conversion is given), or undefined
- * when the pools cannot deliver amountOut.
- */
-export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindExactOutputParams): ExactOutputRoute | undefined => {
-  const { amountOut } = params
-  const tokenIn = tokenKey(params.tokenIn)
-  const tokenOut = tokenKey(params.tokenOut)
-  if (amountOut <= 0n || tokenIn === tokenOut) return undefined
-  const maxHops = clampInt(params.maxHops, DEFAULT_MAX_HOPS, 1, 3)
-  const maxSplits = clampInt(params.maxSplits, DEFAULT_MAX_SPLITS, 1, MAX_SPLITS)
-  const target = Number(amountOut)
-  const graph = graphOf(snapshot)
-
-  // gas cost per gas unit in tokenIn, as a float, for ranking
-  let convert = params.nativeToTokenIn
-  let gasRate = 0
-  if (convert !== undefined) {
-    const probe = convert(GAS_PROBE * snapshot.gasPriceWei)
-    if (probe === undefined) convert = undefined
-    else gasRate = Number(probe) / Number(GAS_PROBE)
-  }
-
-  const { cands, scale } = exactOutputCandidates(graph, tokenIn, tokenOut, target, maxHops, gasRate, params.venues)
-  if (cands.length === 0) return undefined
-
+/** The best exact option over these candidates, or undefined when none delivers amountOut. */
+const bestOver = (
+  cands: readonly Candidate[],
+  scale: number,
+  target: number,
+  amountOut: bigint,
+  maxSplits: number,
+  gasRate: number,
+  gasPriceWei: bigint,
+  convert: ((wei: bigint) => bigint | undefined) | undefined,
+): Exact | undefined => {
   const options: Option[] = []
   const singles: Option[] = []
   let first: Candidate | undefined
@@ -438,7 +423,7 @@ export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindEx
       if (option.cost > bestTotal + (Math.abs(bestTotal) * 1e-6 + 64)) break
     }
     done.add(option)
-    const r = evaluateNearest(option, amountOut, snapshot.gasPriceWei, convert)
+    const r = evaluateNearest(option, amountOut, gasPriceWei, convert)
     evaluated++
     if (r !== undefined && better(r, best)) best = r
   }
@@ -448,8 +433,43 @@ export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindEx
     if (checks >= MAX_SINGLE_CHECKS || option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
     checks++
     if (done.has(option)) continue
-    const r = evaluate(option, amountOut, snapshot.gasPriceWei, convert)
+    const r = evaluate(option, amountOut, gasPriceWei, convert)
     if (typeof r !== "number" && better(r, best)) best = r
+  }
+  return best
+}
+
+/**
+ * The route delivering exactly `amountOut` (gross) for the least input plus
+ * gas cost in tokenIn (input alone when no conversion is given), or undefined
+ * when the pools cannot deliver amountOut.
+ */
+export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindExactOutputParams): ExactOutputRoute | undefined => {
+  const { amountOut } = params
+  const tokenIn = tokenKey(params.tokenIn)
+  const tokenOut = tokenKey(params.tokenOut)
+  if (amountOut <= 0n || tokenIn === tokenOut) return undefined
+  const maxHops = clampInt(params.maxHops, DEFAULT_MAX_HOPS, 1, 3)
+  const maxSplits = clampInt(params.maxSplits, DEFAULT_MAX_SPLITS, 1, MAX_SPLITS)
+  const target = Number(amountOut)
+  const graph = graphOf(snapshot)
+
+  // gas cost per gas unit in tokenIn, as a float, for ranking
+  let convert = params.nativeToTokenIn
+  let gasRate = 0
+  if (convert !== undefined) {
+    const probe = convert(GAS_PROBE * snapshot.gasPriceWei)
+    if (probe === undefined) convert = undefined
+    else gasRate = Number(probe) / Number(GAS_PROBE)
+  }
+
+  // candidates ranked at the trade's size; when no combination of them delivers the output, at a larger
+  // size (the reverse estimate falls short where the output nearly drains the pools), where deeper paths rank
+  let best: Exact | undefined
+  for (let grow = 1; grow <= 16 && best === undefined; grow *= 4) {
+    const { cands, scale } = exactOutputCandidates(graph, tokenIn, tokenOut, target, maxHops, gasRate, params.venues, grow)
+    if (cands.length === 0) return undefined
+    best = bestOver(cands, scale, target, amountOut, maxSplits, gasRate, snapshot.gasPriceWei, convert)
   }
   if (best === undefined) return undefined
 
