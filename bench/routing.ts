@@ -1,4 +1,6 @@
-// Route search: latency of findBestRoute for one-hop, two-hop and split trades
+// Route search: latency of findBestRoute (exact input) and of
+// findBestRouteExactOutput (for the output the exact-input route delivers) for
+// one-hop, two-hop and split trades
 // on a synthetic market of 5,000 pools of every kind, a tenth of them stable
 // pools of 2-4 coins (deterministic, no chain), the cost of
 // indexing a snapshot, and memory per pool. benchSnapshot measures any
@@ -13,13 +15,15 @@ import { chainSettings } from "../src/config/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { poolTokens, stableRates, type ConcentratedPoolState, type PoolState, type StablePoolState, type TickInfo, type V2PoolState } from "../src/amm/index.ts"
 import type { World } from "../src/market/index.ts"
-import { type FindRouteParams, findBestRoute, graphOf, type Route } from "../src/routing/index.ts"
+import { type FindExactOutputParams, type FindRouteParams, findBestRoute, findBestRouteExactOutput, graphOf } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
 
 export interface BenchTrade {
   /** group the latency is reported under ("one-hop", "split", ...) */
   readonly kind: string
   readonly params: FindRouteParams
+  /** native wei -> tokenIn, for the exact-output search of the same trade */
+  readonly nativeToTokenIn?: (weiAmount: bigint) => bigint | undefined
 }
 
 export interface BenchOptions {
@@ -31,22 +35,22 @@ export interface BenchOptions {
   readonly p99TargetMs?: number
 }
 
+/** what a timed search returned: its splits and their hops */
+type Searched = { readonly splits: readonly { readonly hops: readonly unknown[] }[] } | undefined
+
 /**
- * p50 and p99 wall-clock latency of findBestRoute per trade kind on one
- * snapshot, after one warm-up pass over every trade (the snapshot's graph and
- * pool models are built once per snapshot and shared by all requests; that
- * cost is measured separately). Notes tell what the routes looked like and the
- * process CPU time over the same calls (on a busy machine the wall-clock tail
- * includes waiting for a core).
+ * p50 and p99 wall-clock latency of one search per trade kind, after one
+ * warm-up pass over every trade, with the routes' shape and the process CPU
+ * time over the same calls in the notes.
  */
-export const benchSnapshot = (
-  snapshot: World,
-  trades: readonly BenchTrade[],
+const timeSearches = <T extends { readonly kind: string }>(
+  trades: readonly T[],
+  search: (t: T) => Searched,
   options: BenchOptions,
 ): Measurement[] => {
   const iterations = options.iterations ?? 400
   const kinds = [...new Set(trades.map((t) => t.kind))]
-  for (const t of trades) findBestRoute(snapshot, t.params)
+  for (const t of trades) search(t)
   const rows: Measurement[] = []
   for (const kind of kinds) {
     const group = trades.filter((t) => t.kind === kind)
@@ -60,7 +64,7 @@ export const benchSnapshot = (
       const t = group[i % group.length]!
       const c0 = process.cpuUsage()
       const started = performance.now()
-      const r: Route | undefined = findBestRoute(snapshot, t.params)
+      const r = search(t)
       wall.push(performance.now() - started)
       const c = process.cpuUsage(c0)
       cpu.push((c.user + c.system) / 1000)
@@ -90,6 +94,43 @@ export const benchSnapshot = (
     })
   }
   return rows
+}
+
+/**
+ * p50 and p99 wall-clock latency of findBestRoute per trade kind on one
+ * snapshot, after one warm-up pass over every trade (the snapshot's graph and
+ * pool models are built once per snapshot and shared by all requests; that
+ * cost is measured separately). Notes tell what the routes looked like and the
+ * process CPU time over the same calls (on a busy machine the wall-clock tail
+ * includes waiting for a core).
+ */
+export const benchSnapshot = (
+  snapshot: World,
+  trades: readonly BenchTrade[],
+  options: BenchOptions,
+): Measurement[] => timeSearches(trades, (t) => findBestRoute(snapshot, t.params), options)
+
+/**
+ * The same for findBestRouteExactOutput: each trade asks for the gross output
+ * the exact-input route of the same trade delivers (gas priced in tokenIn when
+ * the trade has a conversion). Trades without an exact-input route are left out.
+ */
+export const benchSnapshotExactOutput = (
+  snapshot: World,
+  trades: readonly BenchTrade[],
+  options: BenchOptions,
+): Measurement[] => {
+  const asks: { readonly kind: string; readonly params: FindExactOutputParams }[] = []
+  for (const t of trades) {
+    const forward = findBestRoute(snapshot, t.params)
+    if (forward === undefined) continue
+    const { tokenIn, tokenOut, maxHops, maxSplits, venues } = t.params
+    asks.push({
+      kind: t.kind,
+      params: { tokenIn, tokenOut, amountOut: forward.amountOut, maxHops, maxSplits, venues, nativeToTokenIn: t.nativeToTokenIn },
+    })
+  }
+  return timeSearches(asks, (t) => findBestRouteExactOutput(snapshot, t.params), options)
 }
 
 // ---------------------------------------------------------------------------
@@ -341,6 +382,7 @@ export const syntheticTrades = (market: SyntheticMarket, count = 40, seed = 7): 
   const trade = (kind: string, a: SyntheticToken, b: SyntheticToken, usd: number): BenchTrade => ({
     kind,
     params: { tokenIn: a.address, tokenOut: b.address, amountIn: amountOf(a, usd), nativeToTokenOut: nativeTo(b) },
+    nativeToTokenIn: nativeTo(a),
   })
   const out: BenchTrade[] = []
   // one-hop: a long-tail token with a USDC pool, sold for USDC, small size
@@ -447,7 +489,11 @@ export const defaultScenarioTrades = (market: { readonly token: (symbol: string)
   const t = (kind: string, a: string, b: string, usd: number): BenchTrade => {
     const x = token(a)
     const y = token(b)
-    return { kind, params: { tokenIn: x.address, tokenOut: y.address, amountIn: BigInt(Math.floor((usd / x.usd) * 10 ** x.decimals)), nativeToTokenOut: nativeTo(y) } }
+    return {
+      kind,
+      params: { tokenIn: x.address, tokenOut: y.address, amountIn: BigInt(Math.floor((usd / x.usd) * 10 ** x.decimals)), nativeToTokenOut: nativeTo(y) },
+      nativeToTokenIn: nativeTo(x),
+    }
   }
   return [
     t("one-hop", "USDC", "USDT", 100),
@@ -493,9 +539,18 @@ export const run = async (): Promise<Measurement[]> => {
 
   const chain = await chainScenarioMarket()
   try {
+    const defaultTrades = defaultScenarioTrades(chain.market)
     rows.push(
-      ...benchSnapshot(chain.market.snapshot, defaultScenarioTrades(chain.market), {
+      ...benchSnapshot(chain.market.snapshot, defaultTrades, {
         label: "default scenario (devnet MarketState)",
+        iterations: 1000,
+        p50TargetMs: 1,
+        p99TargetMs: 5,
+      }),
+    )
+    rows.push(
+      ...benchSnapshotExactOutput(chain.market.snapshot, defaultTrades, {
+        label: "default scenario (devnet MarketState), exact output",
         iterations: 1000,
         p50TargetMs: 1,
         p99TargetMs: 5,
@@ -532,6 +587,7 @@ export const run = async (): Promise<Measurement[]> => {
 
   const trades = syntheticTrades(market)
   rows.push(...benchSnapshot(market.snapshot, trades, { label: `${POOLS} pools`, p99TargetMs: 20 }))
+  rows.push(...benchSnapshotExactOutput(market.snapshot, trades, { label: `${POOLS} pools, exact output`, p99TargetMs: 20 }))
   rows.push({ name: `${POOLS} pools, snapshot index build`, value: indexMs, unit: "ms", note: "the first snapshot, or one whose pool set changed" })
   rows.push({ name: `${POOLS} pools, index of the next block (200 pools changed), p50`, value: nextMs, unit: "ms", target: "< 10", met: nextMs < 10, note: `50 blocks in a row; max ${percentile(nextTimes, 100).toFixed(1)} ms; the previous index, new edges for the changed pools` })
   rows.push({

@@ -20,7 +20,7 @@
 // A request may allow only some venues: the other venues' pools are skipped as
 // the search meets them, on the snapshot's one graph, so naming venues costs
 // nothing per pool and keeps nothing per set of names.
-import { type Curve, pathMarginal } from "./curve.ts"
+import { type Curve, pathMarginal, pathOut } from "./curve.ts"
 import type { Edge, TokenGraph } from "./graph.ts"
 import { GAS, hopGas } from "./gas.ts"
 
@@ -177,11 +177,16 @@ const bestSpot = (edges: readonly Edge[]): number => {
 const makeCandidate = (last: number, total: number, gasRate: number): Candidate => {
   const depth = stDepth[last]!
   const edges: Edge[] = new Array(depth)
-  const curves: Curve[] = new Array(depth)
-  for (let s = last; s >= 0; s = stPrev[s]!) {
-    edges[stDepth[s]! - 1] = stEdge[s]!
-    curves[stDepth[s]! - 1] = stEdge[s]!.curve!
-  }
+  for (let s = last; s >= 0; s = stPrev[s]!) edges[stDepth[s]! - 1] = stEdge[s]!
+  return candidateOf(edges, total, gasRate, stAmount[last]!)
+}
+
+/**
+ * The candidate along these edges (each with a curve) for input `total`;
+ * `estimate` is the path's float output for it when already known.
+ */
+export const candidateOf = (edges: readonly Edge[], total: number, gasRate: number, estimate?: number): Candidate => {
+  const curves: Curve[] = edges.map((e) => e.curve!)
   let usesV4 = false
   for (const e of edges) if (e.pool.kind === "uniswap-v4") usesV4 = true
   const hopsGas = (x: number): number => {
@@ -194,13 +199,13 @@ const makeCandidate = (last: number, total: number, gasRate: number): Candidate 
     return g
   }
   const gas = GAS.base + GAS.perSplit + hopsGas(total) + (usesV4 ? GAS.v4Session : 0)
-  const estimate = stAmount[last]!
+  const out = estimate ?? pathOut(curves, total)
   return {
     edges,
     curves,
-    estimate,
+    estimate: out,
     gas,
-    net: estimate - gasRate * gas,
+    net: out - gasRate * gas,
     spot: pathMarginal(curves, 0),
     saturated: pathMarginal(curves, total) === 0,
     usesV4,

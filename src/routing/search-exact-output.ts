@@ -21,7 +21,7 @@ import { pathIn, pathMarginal, pathMaxOut, pathOut, type Curve } from "./curve.t
 import { hopGas, routeGas } from "./gas.ts"
 import { graphOf, tokenKey, type TokenGraph } from "./graph.ts"
 import { waterFillOutput } from "./optimiser.ts"
-import { type Candidate, findCandidates } from "./paths.ts"
+import { type Candidate, candidateOf, findCandidates } from "./paths.ts"
 import { quoteHopExactOutput } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
 import { clampInt, shiftShare, splitAmounts } from "./shares.ts"
@@ -41,6 +41,8 @@ const MAX_SINGLE_CHECKS = 6
 const GAS_PROBE = 1_000_000n
 /** a split's output is kept this far below its path's float supremum (the exact math may stop short of it) */
 const REACH = 1 - 1e-9
+/** single paths are tried up to this far past their float reach */
+const EDGE = 1 + 1e-6
 /** outputs below this fraction of the deepest candidate's reach are ranked at that size (float precision) */
 const TINY = 1e-8
 
@@ -68,10 +70,28 @@ interface Exact {
   readonly total: bigint
 }
 
-/** float input of every split for these exact outputs (Infinity when one is out of reach) */
+// The exact backward simulation asks every hop for a whole number of units of
+// its input token: one unit of an intermediate token with few decimals can be
+// worth far more than a tiny trade. Ranking adds, per path, a unit of each
+// hop's input after the first, in tokenIn at the spot rates.
+const roundingCache = new WeakMap<Candidate, number>()
+const rounding = (c: Candidate): number => {
+  let r = roundingCache.get(c)
+  if (r !== undefined) return r
+  r = 0
+  let perUnit = 1 // tokenIn per unit of the token held before the hop
+  for (let k = 0; k < c.curves.length; k++) {
+    if (k > 0) r += perUnit
+    perUnit /= c.curves[k]!.spot
+  }
+  roundingCache.set(c, r)
+  return r
+}
+
+/** float input of every split for these exact outputs, rounding included (Infinity when one is out of reach) */
 const floatInput = (paths: readonly Candidate[], outs: readonly bigint[]): number => {
   let x = 0
-  for (let i = 0; i < paths.length; i++) x += pathIn(paths[i]!.curves, Number(outs[i]!))
+  for (let i = 0; i < paths.length; i++) x += pathIn(paths[i]!.curves, Number(outs[i]!)) + rounding(paths[i]!)
   return x
 }
 
@@ -303,6 +323,7 @@ export const exactOutputCandidates = (
   maxHops: number,
   gasRate: number,
   venues: ReadonlySet<string> | undefined,
+  grow = 1,
 ): { readonly cands: Candidate[]; readonly scale: number } => {
   const at = (k: number): { cands: Candidate[]; scale: number; k: number } | undefined => {
     const back = findCandidates(graph, tokenOut, tokenIn, target * k, maxHops, 0, venues)
@@ -310,7 +331,7 @@ export const exactOutputCandidates = (
     for (const c of back) if (c.estimate > scale) scale = c.estimate
     if (!(scale > 0)) return undefined
     // their gas ranked in tokenOut at the trade's rate
-    const cands = findCandidates(graph, tokenIn, tokenOut, scale, maxHops, (gasRate * target * k) / scale, venues)
+    const cands = findCandidates(graph, tokenIn, tokenOut, scale * grow, maxHops, (gasRate * target * k) / scale, venues)
     return cands.length > 0 ? { cands, scale: scale / k, k } : undefined
   }
   let found: ReturnType<typeof at>
@@ -320,48 +341,49 @@ export const exactOutputCandidates = (
   for (const c of found.cands) reach = Math.max(reach, pathMaxOut(c.curves))
   const least = reach * TINY
   if (target * found.k < least) found = at(least / target) ?? found
-  return { cands: found.cands, scale: found.scale }
+  // every direct pool too (the float ranking cannot see the rounding of a tiny trade's intermediate hops):
+  // the route is never worse than the best single pool
+  const { cands, scale, k } = found
+  const a = graph.tokenIndex.get(tokenIn)
+  const b = graph.tokenIndex.get(tokenOut)
+  const direct = a === undefined || b === undefined ? undefined : graph.pair(a, b)
+  if (direct !== undefined) {
+    for (const e of direct) {
+      if (e.curve === undefined || (venues !== undefined && !venues.has(e.pool.venue))) continue
+      if (cands.some((c) => c.edges.length === 1 && c.edges[0] === e)) continue
+      cands.push(candidateOf([e], scale * k * grow, (gasRate * target) / scale))
+    }
+  }
+  return { cands, scale }
 }
 
 const better = (a: Exact, b: Exact | undefined): boolean =>
   b === undefined || a.total < b.total || (a.total === b.total && a.option.paths.length < b.option.paths.length)
 
-/**
- * The route delivering exactly `amountOut` (gross) for the least input plus
- * gas cost in tokenIn (input alone when no conversion is given), or undefined
- * when the pools cannot deliver amountOut.
- */
-export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindExactOutputParams): ExactOutputRoute | undefined => {
-  const { amountOut } = params
-  const tokenIn = tokenKey(params.tokenIn)
-  const tokenOut = tokenKey(params.tokenOut)
-  if (amountOut <= 0n || tokenIn === tokenOut) return undefined
-  const maxHops = clampInt(params.maxHops, DEFAULT_MAX_HOPS, 1, 3)
-  const maxSplits = clampInt(params.maxSplits, DEFAULT_MAX_SPLITS, 1, MAX_SPLITS)
-  const target = Number(amountOut)
-  const graph = graphOf(snapshot)
-
-  // gas cost per gas unit in tokenIn, as a float, for ranking
-  let convert = params.nativeToTokenIn
-  let gasRate = 0
-  if (convert !== undefined) {
-    const probe = convert(GAS_PROBE * snapshot.gasPriceWei)
-    if (probe === undefined) convert = undefined
-    else gasRate = Number(probe) / Number(GAS_PROBE)
-  }
-
-  const { cands, scale } = exactOutputCandidates(graph, tokenIn, tokenOut, target, maxHops, gasRate, params.venues)
-  if (cands.length === 0) return undefined
-
+/** The best exact option over these candidates, or undefined when none delivers amountOut. */
+const bestOver = (
+  cands: readonly Candidate[],
+  scale: number,
+  target: number,
+  amountOut: bigint,
+  maxSplits: number,
+  gasRate: number,
+  gasPriceWei: bigint,
+  convert: ((wei: bigint) => bigint | undefined) | undefined,
+): Exact | undefined => {
   const options: Option[] = []
   const singles: Option[] = []
   let first: Candidate | undefined
   let firstInput = Number.POSITIVE_INFINITY
   for (const c of cands) {
-    const x = pathIn(c.curves, target)
-    if (!Number.isFinite(x) || target >= pathMaxOut(c.curves) * REACH) continue
+    // a path whose float reach is a hair short of the output may still deliver it exactly: recomputed if ranked
+    const top = pathMaxOut(c.curves)
+    if (target >= top * EDGE) continue
+    const x = pathIn(c.curves, Math.min(target, top * REACH))
+    if (!Number.isFinite(x)) continue
     const gas = routeGas(1, c.hopsGas(x), c.usesV4)
-    const option: Option = { paths: [c], bps: [10000], input: x, gas, cost: x + gasRate * gas }
+    const input = x + rounding(c)
+    const option: Option = { paths: [c], bps: [10000], input, gas, cost: input + gasRate * gas }
     singles.push(option)
     if (x < firstInput) {
       firstInput = x
@@ -401,7 +423,7 @@ export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindEx
       if (option.cost > bestTotal + (Math.abs(bestTotal) * 1e-6 + 64)) break
     }
     done.add(option)
-    const r = evaluateNearest(option, amountOut, snapshot.gasPriceWei, convert)
+    const r = evaluateNearest(option, amountOut, gasPriceWei, convert)
     evaluated++
     if (r !== undefined && better(r, best)) best = r
   }
@@ -411,8 +433,43 @@ export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindEx
     if (checks >= MAX_SINGLE_CHECKS || option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
     checks++
     if (done.has(option)) continue
-    const r = evaluate(option, amountOut, snapshot.gasPriceWei, convert)
+    const r = evaluate(option, amountOut, gasPriceWei, convert)
     if (typeof r !== "number" && better(r, best)) best = r
+  }
+  return best
+}
+
+/**
+ * The route delivering exactly `amountOut` (gross) for the least input plus
+ * gas cost in tokenIn (input alone when no conversion is given), or undefined
+ * when the pools cannot deliver amountOut.
+ */
+export const findBestRouteExactOutput = (snapshot: RoutingMarket, params: FindExactOutputParams): ExactOutputRoute | undefined => {
+  const { amountOut } = params
+  const tokenIn = tokenKey(params.tokenIn)
+  const tokenOut = tokenKey(params.tokenOut)
+  if (amountOut <= 0n || tokenIn === tokenOut) return undefined
+  const maxHops = clampInt(params.maxHops, DEFAULT_MAX_HOPS, 1, 3)
+  const maxSplits = clampInt(params.maxSplits, DEFAULT_MAX_SPLITS, 1, MAX_SPLITS)
+  const target = Number(amountOut)
+  const graph = graphOf(snapshot)
+
+  // gas cost per gas unit in tokenIn, as a float, for ranking
+  let convert = params.nativeToTokenIn
+  let gasRate = 0
+  if (convert !== undefined) {
+    const probe = convert(GAS_PROBE * snapshot.gasPriceWei)
+    if (probe === undefined) convert = undefined
+    else gasRate = Number(probe) / Number(GAS_PROBE)
+  }
+
+  // candidates ranked at the trade's size; when no combination of them delivers the output, at a larger
+  // size (the reverse estimate falls short where the output nearly drains the pools), where deeper paths rank
+  let best: Exact | undefined
+  for (let grow = 1; grow <= 16 && best === undefined; grow *= 4) {
+    const { cands, scale } = exactOutputCandidates(graph, tokenIn, tokenOut, target, maxHops, gasRate, params.venues, grow)
+    if (cands.length === 0) return undefined
+    best = bestOver(cands, scale, target, amountOut, maxSplits, gasRate, snapshot.gasPriceWei, convert)
   }
   if (best === undefined) return undefined
 

@@ -111,8 +111,8 @@ const pathInput = (edges: readonly Edge[], amountOut: bigint): bigint | undefine
  * path, and every pool-disjoint pair over the executor's basis-point grid
  * (every 20 bp, then every bp within 40 bp of the three best points).
  */
-const bruteForce = (snap: World, tokenIn: string, tokenOut: string, amountOut: bigint, maxHops: number) => {
-  const { cands } = exactOutputCandidates(graphOf(snap), tokenKey(tokenIn), tokenKey(tokenOut), Number(amountOut), maxHops, 0, undefined)
+const bruteForce = (snap: World, tokenIn: string, tokenOut: string, amountOut: bigint, maxHops: number, grow = 1) => {
+  const { cands } = exactOutputCandidates(graphOf(snap), tokenKey(tokenIn), tokenKey(tokenOut), Number(amountOut), maxHops, 0, undefined, grow)
   const memo = cands.map(() => new Map<bigint, bigint | undefined>())
   const input = (k: number, y: bigint): bigint | undefined => {
     if (y <= 0n) return undefined
@@ -233,7 +233,9 @@ describe("random markets of every venue kind", () => {
           }
           const amountOut = BigInt(Math.max(1, Math.floor(Number(held > 0n ? held : 10n ** 24n) * fraction)))
           const r = findBestRouteExactOutput(snap, { tokenIn, tokenOut, amountOut, maxHops, maxSplits: 4 })
-          const brute = bruteForce(snap, tokenIn, tokenOut, amountOut, maxHops)
+          // the candidates the search ranks at the trade's size, or (where they cannot deliver) at larger sizes, as it does
+          let brute = bruteForce(snap, tokenIn, tokenOut, amountOut, maxHops)
+          for (let grow = 4; grow <= 16 && brute.best === undefined; grow *= 4) brute = bruteForce(snap, tokenIn, tokenOut, amountOut, maxHops, grow)
           if (r === undefined) {
             // no path and no pair of paths delivers it
             expect(brute.best).toBeUndefined()
@@ -243,8 +245,9 @@ describe("random markets of every venue kind", () => {
           if (r.splits.length > 1) split++
           for (const s of r.splits) for (const h of s.hops) kinds.add(h.kind)
           const x = checkRoute(snap, tokenIn, tokenOut, amountOut, r, maxHops)
-          expect(brute.best).toBeDefined()
-          expect(x * 10000n).toBeLessThanOrEqual(brute.best! * 10001n)
+          // only three or more paths together deliver it
+          if (brute.best === undefined) expect(r.splits.length).toBeGreaterThanOrEqual(3)
+          else expect(x * 10000n).toBeLessThanOrEqual(brute.best * 10001n)
           if (brute.single !== undefined) expect(x).toBeLessThanOrEqual(brute.single)
         },
       ),
