@@ -14,9 +14,9 @@ import { MarketState } from "../src/market/index.ts"
 import { chainSettings } from "../src/config/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { poolTokens, stableRates, type ConcentratedPoolState, type PoolState, type StablePoolState, type TickInfo, type V2PoolState } from "../src/amm/index.ts"
-import type { World } from "../src/market/index.ts"
 import { type FindExactOutputParams, type FindRouteParams, findBestRoute, findBestRouteExactOutput, graphOf } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
+import type { World } from "../src/domain/index.ts"
 
 export interface BenchTrade {
   /** group the latency is reported under ("one-hop", "split", ...) */

@@ -5,9 +5,9 @@
 import { Effect } from "effect"
 import { getAddress } from "viem"
 import { kyberSwapSource, zeroExSource, type Source } from "../src/sources/index.ts"
-import type { World } from "../src/market/index.ts"
 import type { SourceRequest } from "../src/pricer/index.ts"
 import { percentile, type Measurement } from "./measurement.ts"
+import type { World } from "../src/domain/index.ts"
 
 const QUOTES = 2_000
 const WARM_UP = 300

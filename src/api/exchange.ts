@@ -8,13 +8,13 @@ import type { AppConfigShape } from "../config/index.ts"
 import { withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
 import { ApiKeys } from "../access/index.ts"
-import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
 import { decodeQuoteId, encodeQuoteId, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
 import type { ApiError } from "./errors.ts"
 import type { ApiEndpoint } from "./metrics.ts"
 import { decodeEmptyBody, decodeQuoteRequest, decodeSwapRequest, type SwapRequestWithQuote } from "./requests.ts"
 import { encodeQuoteResponse, encodeSourcesResponse, encodeSwapResponse, encodeTokensResponse } from "./responses.ts"
 import { okResponse, type Exchange } from "./respond.ts"
+import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 /** The settings the exchange reads (a subset of AppConfig). */
 export type ExchangeSettings = Pick<AppConfigShape, "quoteTimeoutMs" | "swapTimeoutMs" | "bodyTimeoutMs">

@@ -4,7 +4,7 @@
 // OpenAPI document shows for it.
 import { ParseResult, Schema } from "effect"
 import type { Address, Hex } from "viem"
-import { checksum } from "../addresses/index.ts"
+import { checksum } from "../domain/index.ts"
 
 const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 const DIGITS = /^[0-9]{1,78}$/

@@ -4,10 +4,10 @@
 // with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
-import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../domain/index.ts"
 import { JsonNumber } from "./body.ts"
-import type { QuoteRequest } from "../pricer/index.ts"
 import { InvalidRequest, type SwapRequest } from "../swap/index.ts"
+import type { QuoteRequest } from "../domain/index.ts"
 
 export const DEFAULT_SLIPPAGE_BPS = 50
 export const DEFAULT_DEADLINE_SECONDS = 20 * 60

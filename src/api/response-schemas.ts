@@ -3,7 +3,7 @@
 // OpenAPI document is generated from them: the document cannot describe a body
 // the edge does not send.
 import { Schema } from "effect"
-import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT } from "../addresses/index.ts"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT } from "../domain/index.ts"
 import { AddressJson, addressJson, AmountJson, amountJson, blockNumberJson, HexJson, IntegerJson, RequestIdJson } from "./json-fields.ts"
 
 const Hop = Schema.Struct({

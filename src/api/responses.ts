@@ -6,9 +6,9 @@ import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
-import { maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
-import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import { maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
 

@@ -5,10 +5,10 @@
 // Its one source is the venue "synthetic"; its tokens are USDC, A and B.
 import { Effect, Layer } from "effect"
 import { getAddress, type Address } from "viem"
-import { ARC_CHAIN_ID, isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, type ArcChainId } from "../addresses/index.ts"
-import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
-import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import { ARC_CHAIN_ID, isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, type ArcChainId } from "../domain/index.ts"
+import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
 import { SwapPrograms, type QuoteError, type SwapError, type SwapRequest, type SwapResponse } from "../swap/index.ts"
+import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 export const SYNTHETIC = {
   executor: getAddress("0x5e1ec7ed00000000000000000000000000000001"),

@@ -11,7 +11,7 @@ import {
   type Hex,
 } from "viem"
 import { ownArtifact } from "../contracts/index.ts"
-import { isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
+import { isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
 
 /** Arc's USDC ERC-20 (6 decimals); the same balance as the native currency (18 decimals). */

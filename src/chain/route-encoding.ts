@@ -23,75 +23,23 @@
 // least input the router computed for the hop's output, from which the executor finds on
 // chain the input that pays it. The shares of an exact-output route divide its gross output.
 import { getAddress, isAddress, zeroAddress, type Address, type Hex } from "viem"
+import { HOP_KIND, TRADE_HOP_KINDS, type ExecutorHop as RouteHop, type ExecutorRoute as Route, type ExecutorSplit as RouteSplit, type HopKind, type TradeType } from "../domain/index.ts"
 
-export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5, stableExactOutput: 6 } as const
-export type HopKind = keyof typeof HOP_KIND
-
-interface HopBase {
-  readonly tokenIn: Address
-  readonly tokenOut: Address
-}
-/** A Uniswap V2 pair of venue `venue`, derived on chain from the venue's factory and the two tokens. */
-export interface V2Hop extends HopBase {
-  readonly kind: "v2"
-  /** the executor's venue id (0..255) of a registered Uniswap V2 deployment */
-  readonly venue: number
-}
-/** A Uniswap V3 pool of venue `venue`, derived on chain from the venue's pool deployer, the two tokens and the fee. */
-export interface V3Hop extends HopBase {
-  readonly kind: "v3"
-  /** the executor's venue id (0..255) of a registered Uniswap V3 deployment */
-  readonly venue: number
-  /** fee in hundredths of a bip (500 = 0.05%) */
-  readonly fee: number
-}
-/** A Uniswap V4 pool in venue `venue`'s PoolManager, by its key (the pool id is keccak256 of the key). */
-export interface V4Hop extends HopBase {
-  readonly kind: "v4"
-  /** the executor's venue id (0..255) of a registered PoolManager */
-  readonly venue: number
-  readonly fee: number
-  readonly tickSpacing: number
-  readonly hooks: Address
-}
-/** A Curve-style stable pool the executor's owner registered; both tokens must be among its coins. */
-export interface StableHop extends HopBase {
-  readonly kind: "stable"
-  readonly pool: Address
-}
-/**
- * A Curve-style stable pool the executor's owner registered, in an exact-output route: the
- * executor starts from `dxHint` (the least input that pays the hop's output, as computed off
- * chain) and raises it while the pool's get_dy falls short.
- */
-export interface StableExactOutputHop extends HopBase {
-  readonly kind: "stableExactOutput"
-  readonly pool: Address
-  /** the least input for the hop's output at the quote's block, tokenIn's smallest unit; 1 to 2^128 - 1 */
-  readonly dxHint: bigint
-}
-/** An allowlisted external router, called with `data` after an exact approval of the hop's input. */
-export interface ExternalHop extends HopBase {
-  readonly kind: "external"
-  readonly router: Address
-  readonly data: Hex
-}
-export type RouteHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop | StableExactOutputHop
-
-/** Which entry a route is for: execute (exact input) or executeExactOutput. */
-export type TradeType = "exactInput" | "exactOutput"
-/** The hop kinds each entry takes. */
-export const TRADE_HOP_KINDS: Readonly<Record<TradeType, readonly HopKind[]>> = {
-  exactInput: ["v2", "v3", "v4", "external", "stable"],
-  exactOutput: ["v2", "v3", "v4", "stableExactOutput"],
-}
-
-export interface RouteSplit {
-  /** share of the input in basis points; the shares of a route sum to 10000 */
-  readonly shareBps: number
-  readonly hops: readonly RouteHop[]
-}
-export type Route = readonly RouteSplit[]
+export {
+  HOP_KIND,
+  TRADE_HOP_KINDS,
+  type ExecutorHop as RouteHop,
+  type ExecutorRoute as Route,
+  type ExecutorSplit as RouteSplit,
+  type ExternalHop,
+  type HopKind,
+  type StableExactOutputHop,
+  type StableHop,
+  type TradeType,
+  type V2Hop,
+  type V3Hop,
+  type V4Hop,
+} from "../domain/index.ts"
 
 export class RouteEncodingError extends Error {
   override readonly name = "RouteEncodingError"

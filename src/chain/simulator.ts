@@ -3,7 +3,7 @@
 // works before the approval is sent.
 import { Cache, Context, Duration, Effect, Layer } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
-import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../addresses/index.ts"
+import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { RpcError } from "./rpc-error.ts"
 import { Rpc, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"

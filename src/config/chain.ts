@@ -4,7 +4,7 @@
 // Read through Effect Config: from the environment, and from a devnet manifest
 // (manifest-source.ts) for what the environment does not set.
 import { Config, ConfigError, Context, Effect, Either, Layer, Option, type ConfigProvider } from "effect"
-import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../domain/index.ts"
 import { parseAddress, type Address } from "./address.ts"
 import { AGGREGATORS, aggregatorProblems, type AggregatorSettings } from "./aggregators.ts"
 import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"

@@ -7,7 +7,7 @@ import { Data } from "effect"
 import { existsSync } from "node:fs"
 import { createServer } from "node:net"
 import { join, resolve } from "node:path"
-import { ARC_CHAIN_ID, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, type ArcChainId } from "../domain/index.ts"
 import { startFeeFloorRelay, type FeeFloorRelay } from "./fee-floor.ts"
 
 export { ARC_CHAIN_ID }

@@ -1,6 +1,6 @@
 // viem clients for a devnet node: public reads, anvil cheats and unlocked-account writes.
 import { createTestClient, defineChain, http, publicActions, walletActions, type Address } from "viem"
-import { ARC_CHAIN_ID, arcChainName, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, arcChainName, type ArcChainId } from "../domain/index.ts"
 
 /** The devnet as a viem chain: Arc's, or Arc testnet's, chain id at the node's URL. */
 export const arcDevnet = (rpcUrl: string, multicall3?: Address, chainId: ArcChainId = ARC_CHAIN_ID) =>

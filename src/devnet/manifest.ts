@@ -5,7 +5,7 @@ import { Schema } from "effect"
 import { randomBytes } from "node:crypto"
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
-import { ARC_CHAIN_IDS } from "../addresses/index.ts"
+import { ARC_CHAIN_IDS } from "../domain/index.ts"
 
 const Address = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{40}$/))
 const Bytes32 = Schema.String.pipe(Schema.pattern(/^0x[0-9a-fA-F]{64}$/))

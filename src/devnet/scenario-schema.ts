@@ -7,7 +7,7 @@
 // with each pool as an object naming its venue, then each pool with the schema
 // of its venue's kind (scenario.ts).
 import { Schema } from "effect"
-import type { ArcChainId } from "../addresses/index.ts"
+import type { ArcChainId } from "../domain/index.ts"
 
 const Decimal = Schema.String.pipe(
   Schema.pattern(/^\d+(\.\d+)?$/, { message: () => "expected a decimal string such as \"2500.5\"" }),

@@ -3,7 +3,7 @@
 // cannot be built is refused with a message naming the entry.
 import { Data, Either, ParseResult, Schema } from "effect"
 import { getAddress, type Address } from "viem"
-import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../addresses/index.ts"
+import { ARC_CHAIN_ID, ARC_CHAINS_TEXT, isArcChainId, type ArcChainId } from "../domain/index.ts"
 import {
   getAmount0Delta,
   getAmount1Delta,

@@ -6,14 +6,15 @@ import { Data } from "effect"
 import { type Address, type Client, type Hex, type TestActions, encodeAbiParameters, keccak256, toHex } from "viem"
 import { call, getAddresses, getBalance } from "viem/actions"
 import { ownArtifact } from "../contracts/index.ts"
+import { USDC_ERC20_ADDRESS, USDC_ERC20_DECIMALS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 
-export const USDC_ADDRESS: Address = "0x3600000000000000000000000000000000000000"
+export const USDC_ADDRESS: Address = USDC_ERC20_ADDRESS
 /** The address Celo reserves for the transfer precompile's caller; holds NativeTransferRelay. */
 export const NATIVE_RELAY_ADDRESS: Address = "0x471EcE3750Da237f93B8E339c536989b8978a438"
 export const TRANSFER_PRECOMPILE_ADDRESS: Address = "0x00000000000000000000000000000000000000fd"
 /** native (18 decimals) = ERC-20 (6 decimals) × USDC_SCALE */
-export const USDC_SCALE = 10n ** 12n
-export const USDC_DECIMALS = 6
+export const USDC_SCALE = USDC_NATIVE_SCALE
+export const USDC_DECIMALS = USDC_ERC20_DECIMALS
 
 /** ArcUsdc storage: slot 0 is mapping(owner => mapping(spender => allowance)). */
 export const USDC_ALLOWANCE_SLOT = 0n

@@ -4,8 +4,8 @@
 // pools come from.
 import { parseAbi, type Address } from "viem"
 import { read, type Read, type ReadResult } from "../chain/index.ts"
-import type { PriceFeedConfig, UsdPrice } from "../pricing/index.ts"
-import type { ExecutorSettings } from "./types.ts"
+import type { PriceFeedConfig, UsdPrice } from "../domain/index.ts"
+import type { ExecutorSettings } from "../domain/index.ts"
 
 const EXECUTOR_ABI = parseAbi([
   "function protocolFeeBps() view returns (uint16)",

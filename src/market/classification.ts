@@ -5,7 +5,8 @@
 // `recheck`, and checked again when it is next touched.
 import { Effect } from "effect"
 import { zeroAddress, type Address } from "viem"
-import type { Routability, TokensService } from "../tokens/index.ts"
+import type { Routability } from "../domain/index.ts"
+import type { TokensService } from "../tokens/index.ts"
 import { metaTokens, type Meta } from "./pool-meta.ts"
 
 /** Why a discovered pool is not published; `recheck` pools are checked again when touched. */

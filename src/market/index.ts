@@ -1,5 +1,4 @@
 // The market room's door: the MarketState actor and the World it publishes per block.
 export { MarketStale, MarketState, makeMarketState, type MarketStateService, type Staleness } from "./market-state.ts"
 export type { MarketConfig, MarketVenue } from "./market-config.ts"
-export { DEFAULT_TICK_WINDOW, MIN_TICK, MAX_TICK, tickWindow, type TickWindow } from "./tick-window.ts"
-export type { ExecutorSettings, World } from "./types.ts"
+export { DEFAULT_TICK_WINDOW, tickWindow, type TickWindow } from "./tick-window.ts"

@@ -2,7 +2,7 @@
 // are, which price feeds to read, and how it follows the chain.
 import type { Duration, Redacted } from "effect"
 import type { Address } from "viem"
-import type { PriceFeedConfig } from "../pricing/index.ts"
+import type { PriceFeedConfig } from "../domain/index.ts"
 
 /**
  * One venue the market follows: a deployment of an AMM family, by the

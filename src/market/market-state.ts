@@ -20,7 +20,7 @@ import { snapshotKey } from "./snapshot-key.ts"
 import { snapshotStoreScoped } from "./snapshot-store.ts"
 import { emptyState, stepper, type ActorState } from "./step.ts"
 import { DEFAULT_TICK_WINDOW } from "./tick-window.ts"
-import type { World } from "./types.ts"
+import type { World } from "../domain/index.ts"
 
 export interface Staleness {
   /** the served snapshot's block */

@@ -55,7 +55,7 @@ import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
 import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
 import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
-import type { World } from "./types.ts"
+import type { World } from "../domain/index.ts"
 
 /** The actor's own state: everything it knows after processing `block`. */
 export interface ActorState {

@@ -8,7 +8,8 @@ import { encodeAbiParameters, keccak256, type Address, type Hex } from "viem"
 import type { PoolState } from "../amm/index.ts"
 import type { MarketVenue } from "./market-config.ts"
 import { v4Key, type Meta } from "./pool-meta.ts"
-import { MAX_TICK, MIN_TICK, wordOf } from "./tick-window.ts"
+import { MAX_TICK, MIN_TICK } from "../amm/index.ts"
+import { wordOf } from "./tick-window.ts"
 
 const same = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
 const lower = (address: Address): Address => address.toLowerCase() as Address

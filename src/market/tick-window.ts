@@ -2,9 +2,7 @@
 // whole tick-bitmap words around the current tick. Pure functions, laid out as
 // Uniswap's TickBitmap lays out its words (compressed = floor(tick / spacing),
 // word = compressed >> 8, bit = compressed & 255).
-
-export const MIN_TICK = -887272
-export const MAX_TICK = 887272
+import { MAX_TICK, MIN_TICK } from "../amm/index.ts"
 
 /**
  * Default half-width of the window, in ticks: 2^15 ticks is a price factor of

@@ -2,8 +2,8 @@
 // search over the World's pools, in the executor's route format and the spec's
 // route shape.
 import type { Address } from "viem"
-import { checksum } from "../addresses/index.ts"
-import type { RouteHop as ExecutorHop } from "../chain/index.ts"
+import { checksum } from "../domain/index.ts"
+import type { ExecutorHop } from "../domain/index.ts"
 import { findBestRoute, findBestRouteExactOutput, type RouteHop } from "../routing/index.ts"
 import type { ExactOutputSourceRequest, SourceRequest, SourceRoute } from "./route.ts"
 

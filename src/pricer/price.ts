@@ -3,14 +3,23 @@
 // or the reason the request cannot be priced. Pure: the same World, tokens,
 // request and answers always give the same result.
 import type { Address } from "viem"
-import { checksum, USDC_ERC20_ADDRESS } from "../addresses/index.ts"
-import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "../fees/index.ts"
-import type { ExecutorSettings, World } from "../market/index.ts"
-import { nativeToToken, priceImpactBps, type UsdPrice } from "../pricing/index.ts"
-import type { NormalizedToken, Routability } from "../tokens/index.ts"
+import {
+  checksum,
+  USDC_ERC20_ADDRESS,
+  type ExecutorSettings,
+  type GasCost,
+  type NormalizedToken,
+  type QuoteRequest,
+  type QuoteResponse,
+  type Routability,
+  type UsdPrice,
+  type World,
+} from "../domain/index.ts"
+import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "./fees.ts"
+import { nativeToToken, priceImpactBps } from "./impact.ts"
 import { ownRoute, ownRouteExactOutput, type OwnRouteOptions } from "./own-route.ts"
 import { rankRoutes } from "./rank.ts"
-import type { GasCost, QuoteRequest, QuoteResponse } from "./quote.ts"
+
 import type { SourceRequest, SourceRoute } from "./route.ts"
 
 /** The request's two tokens as the token registry knows them, with their routability. */

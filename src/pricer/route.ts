@@ -2,8 +2,8 @@
 // external aggregator answer the same question the same way, so the pricer can
 // take the best after gas.
 import type { Address } from "viem"
-import type { Route as ExecutorRoute } from "../chain/index.ts"
-import type { World } from "../market/index.ts"
+import type { ExecutorRoute } from "../domain/index.ts"
+import type { World } from "../domain/index.ts"
 
 export interface SourceRequest {
   /** ERC-20 tokens as pools hold them (native USDC already mapped to the ERC-20) */

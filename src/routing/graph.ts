@@ -6,13 +6,12 @@
 // graphed (the same poolsByToken: only states changed, as from block to block)
 // gets that graph with new edges for the pools whose state changed only.
 import { poolTokens, type PoolState } from "../amm/index.ts"
+import { isNativePlaceholder, USDC_ERC20_ADDRESS } from "../domain/index.ts"
 import type { RoutingMarket } from "./types.ts"
 import { type Curve, curveOf } from "./curve.ts"
 
-/** The ERC-20 USDC: native USDC is routed as this token. */
-export const USDC_ERC20 = "0x3600000000000000000000000000000000000000"
-const NATIVE_ZERO = "0x0000000000000000000000000000000000000000"
-const NATIVE_EEEE = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
+/** The ERC-20 USDC's key: native USDC is routed as this token. */
+const USDC_ERC20 = USDC_ERC20_ADDRESS.toLowerCase()
 
 /**
  * Graph key of a requested token: lower-case, with the native USDC
@@ -21,8 +20,7 @@ const NATIVE_EEEE = "0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee"
  * native currency itself would count in 18 decimals and is a different token.
  */
 export const tokenKey = (address: string): string => {
-  const a = address.toLowerCase()
-  return a === NATIVE_ZERO || a === NATIVE_EEEE ? USDC_ERC20 : a
+  return isNativePlaceholder(address) ? USDC_ERC20 : address.toLowerCase()
 }
 
 export class Edge {

@@ -15,4 +15,4 @@ export type {
   RoutingMarket,
 } from "./types.ts"
 export { GAS, hopGas, routeGas } from "./gas.ts"
-export { graphOf, tokenKey, USDC_ERC20, type TokenGraph } from "./graph.ts"
+export { graphOf, tokenKey, type TokenGraph } from "./graph.ts"

@@ -4,13 +4,12 @@
 // reference prices. One answer per World, kept while the World is the latest.
 import { Effect } from "effect"
 import type { Address } from "viem"
-import { USDC_ERC20_ADDRESS } from "../addresses/index.ts"
-import type { World } from "../market/index.ts"
-import type { UsdPrice } from "../pricing/index.ts"
+import { USDC_ERC20_ADDRESS } from "../domain/index.ts"
+import type { UsdPrice } from "../domain/index.ts"
 import type { Source } from "../sources/index.ts"
-import type { TradeType } from "../pricer/index.ts"
 import type { Tokens } from "../tokens/index.ts"
 import { Unavailable, type QuoteError } from "./errors.ts"
+import type { World, TradeType } from "../domain/index.ts"
 
 export interface SourceInfo {
   readonly name: string

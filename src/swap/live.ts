@@ -4,7 +4,7 @@
 // every request.
 import { Effect, Layer, type Redacted } from "effect"
 import { SwapPrograms } from "./programs.ts"
-import { ARC_CHAINS_TEXT } from "../addresses/index.ts"
+import { ARC_CHAINS_TEXT } from "../domain/index.ts"
 import { Rpc, RpcError } from "../chain/index.ts"
 import { Simulator } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"

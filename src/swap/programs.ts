@@ -3,11 +3,11 @@
 // typed and encodes what they answer; they know nothing of HTTP.
 import { Context, type Effect } from "effect"
 import type { Address, Hex } from "viem"
-import type { ArcChainId } from "../addresses/index.ts"
-import type { QuoteRequest, QuoteResponse } from "../pricer/index.ts"
+import type { ArcChainId } from "../domain/index.ts"
 import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
 import type { SenderIssues } from "./sender-issues.ts"
+import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 export interface SwapParties {
   /** never the zero address, the executor or the native placeholder 0xEeee…EEeE */

@@ -1,7 +1,7 @@
 // Quotes shared within a block: the same request against the same market
+import { fixedAmount, type QuoteRequest, type QuoteResponse } from "../domain/index.ts"
 // snapshot prices the same, so its answer is kept until the next block
 // (clients are told to share one quote for a few seconds; this does it for them).
-import { fixedAmount, type QuoteRequest, type QuoteResponse } from "../pricer/index.ts"
 
 export interface QuoteCache {
   /** the answer given to this request at this block, if any */

@@ -12,8 +12,8 @@
 // named their chain, is version 2 without chainId: only Arc (5042) was served then.
 import { createHmac, timingSafeEqual } from "node:crypto"
 import type { Address } from "viem"
-import { ARC_CHAIN_ID, checksum } from "../addresses/index.ts"
-import type { TradeAmount, TradeType } from "../pricer/index.ts"
+import { ARC_CHAIN_ID, checksum } from "../domain/index.ts"
+import type { TradeAmount, TradeType } from "../domain/index.ts"
 
 export interface QuotedTerms {
   /** the chain the quote was issued on */

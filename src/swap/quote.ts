@@ -4,12 +4,13 @@
 // services.
 import { Cache, Data, Duration, Effect, Equal, Hash } from "effect"
 import type { Address } from "viem"
-import { MarketState, type World } from "../market/index.ts"
-import { price, sourceRequest, type Priced, type PricingTokens, type QuoteRequest, type QuoteResponse, type Refusal, type SourceRoute } from "../pricer/index.ts"
+import { MarketState } from "../market/index.ts"
+import { price, sourceRequest, type Priced, type PricingTokens, type Refusal, type SourceRoute } from "../pricer/index.ts"
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
 import { makeQuoteCache, type QuoteCache } from "./quote-cache.ts"
+import type { World, QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 /** A World older than this (no successful refresh) is not quoted on. */
 const MAX_STALENESS_MS = 30_000

@@ -4,9 +4,8 @@ export {
   TokenError,
   makeTokens,
   parseTokenAddress,
-  type NormalizedToken,
   type TokenMetadata,
   type TokensConfig,
   type TokensService,
 } from "./tokens.ts"
-export { PROBE_RECEIVER, type Routability, type UnroutableReason } from "./routability.ts"
+export { PROBE_RECEIVER } from "./routability.ts"

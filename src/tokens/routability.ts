@@ -7,24 +7,7 @@ import { Effect, Option } from "effect"
 import { decodeAbiParameters, decodeFunctionResult, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
 import { read, type Read, type RpcBlock, type RpcError, type RpcService } from "../chain/index.ts"
 import { ownArtifact } from "../contracts/index.ts"
-
-export type UnroutableReason =
-  /** a transfer delivers less than it debits */
-  | "fee-on-transfer"
-  /** balances change without transfers */
-  | "rebasing"
-  /** a plain transfer reverts */
-  | "transfer-restricted"
-  /** a transfer debits or credits something other than the amount */
-  | "irregular-transfer"
-  /** no ERC-20 answers at the address */
-  | "not-a-token"
-  /** no known account holds the token, so nothing could be checked (not cached) */
-  | "unverified"
-
-export type Routability =
-  | { readonly routable: true }
-  | { readonly routable: false; readonly reason: UnroutableReason; readonly detail: string }
+import type { Routability, UnroutableReason } from "../domain/index.ts"
 
 const ERC20_ABI = parseAbi([
   "function decimals() view returns (uint8)",

@@ -12,7 +12,7 @@ import {
   type Hex,
 } from "viem"
 import { read, Rpc, type RpcError, type Read } from "../chain/index.ts"
-import { makeRoutabilityCheck, type Routability } from "./routability.ts"
+import { makeRoutabilityCheck } from "./routability.ts"
 import { cleanSymbol } from "./symbol-text.ts"
 import {
   isNativePlaceholder,
@@ -22,7 +22,9 @@ import {
   USDC_NATIVE_DECIMALS,
   USDC_NATIVE_SCALE,
   USDC_SYMBOL,
-} from "../addresses/index.ts"
+  type NormalizedToken,
+  type Routability,
+} from "../domain/index.ts"
 
 export class TokenError extends Data.TaggedError("TokenError")<{
   readonly reason: "invalid-address" | "not-a-token"
@@ -36,21 +38,6 @@ export interface TokenMetadata {
   /** as the token answers symbol(), cleaned: no control or bidi characters, at most 32 characters */
   readonly symbol: string
   readonly decimals: number
-}
-
-/** A token as a request names it, mapped onto the ERC-20 the pools hold. */
-export interface NormalizedToken {
-  /** the address as given (checksummed; a native placeholder as given) */
-  readonly input: string
-  /** true for native USDC (0x000…0 or 0xEeee…) */
-  readonly native: boolean
-  /** the ERC-20 pools hold: 0x3600… for USDC in either form, else the token itself (checksummed) */
-  readonly erc20Address: Address
-  /** units of the given form per ERC-20 unit: 10^12 for native USDC, 1 otherwise */
-  readonly scale: bigint
-  /** decimals of the given form (native USDC 18, ERC-20 USDC 6) */
-  readonly decimals: number
-  readonly symbol: string
 }
 
 export interface TokensConfig {

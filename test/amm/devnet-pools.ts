@@ -6,10 +6,11 @@ import { parseAbi, toHex, zeroAddress, type Abi, type Address, type Hex } from "
 import { Rpc } from "../../src/chain/index.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { isStablePool, manifestVenue, poolKind, testAccounts, USDC_ADDRESS, venuesOfKind } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 /**
  * A fixed gas limit for test transactions: an estimate made in one second can fall short

@@ -29,9 +29,10 @@ import {
 } from "../../src/amm/index.ts"
 import { read, Rpc, type Read, type ReadResult } from "../../src/chain/index.ts"
 import { USDC_ADDRESS } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { TestDevnet } from "../support/devnet.ts"
 import { startDifferentialMarket, type DifferentialMarket } from "./devnet-pools.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let runtime: DifferentialMarket["runtime"]

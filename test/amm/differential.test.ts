@@ -28,9 +28,10 @@ import {
 import { read, Rpc, type Read } from "../../src/chain/index.ts"
 import { venuesOfKind } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { TestDevnet } from "../support/devnet.ts"
 import { startDifferentialMarket, type DifferentialMarket } from "./devnet-pools.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let runtime: DifferentialMarket["runtime"]

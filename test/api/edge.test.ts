@@ -1,11 +1,11 @@
 // The wire contract of /api/v1 over real HTTP: exact bodies and headers for
 // answers and for every error row the edge owns or maps from the programs.
-import { fixedAmount } from "../../src/pricer/index.ts"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { syntheticPrograms, syntheticQuote, syntheticSwap } from "../../src/api/index.ts"
 import { Internal, InvalidRequest, NoRoute, SimulationFailed, Timeout, Unavailable } from "../../src/swap/index.ts"
 import { answer, expectError, expectRequestId, post, quoteBody, startTestApi, swapBody, T, type TestApi } from "./support.ts"
+import { fixedAmount } from "../../src/domain/index.ts"
 
 const QUOTE_JSON = {
   chainId: 5042,

@@ -1,6 +1,5 @@
 // The one table from tagged errors to the spec's answers: what a reverting
 // contract can put in front of a client is bounded.
-import { fixedAmount } from "../../src/pricer/index.ts"
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { encodeErrorResult, parseAbi } from "viem"
@@ -8,6 +7,7 @@ import { renderError, syntheticPrograms, syntheticSwap } from "../../src/api/ind
 import { SimulationFailed } from "../../src/swap/index.ts"
 import { revertReason } from "../../src/swap/swap.ts"
 import { post, startTestApi, swapBody, type TestApi } from "./support.ts"
+import { fixedAmount } from "../../src/domain/index.ts"
 
 /** what a token reverting with `require(false, text)` returns */
 const revertData = (text: string) => encodeErrorResult({ abi: parseAbi(["error Error(string)"]), errorName: "Error", args: [text] })

@@ -5,8 +5,8 @@ import { Either } from "effect"
 import fc from "fast-check"
 import { getAddress } from "viem"
 import { decodeQuoteRequest, decodeSwapRequest, exactIntegerOf, JsonNumber, parseAddress, parseJson } from "../../src/api/index.ts"
-import type { QuoteRequest } from "../../src/pricer/index.ts"
 import type { SwapRequest } from "../../src/swap/index.ts"
+import type { QuoteRequest } from "../../src/domain/index.ts"
 
 const EXECUTOR = "0x5E1eC7eD00000000000000000000000000000001" as const
 const NOW = 1_800_000_000

@@ -14,12 +14,13 @@ import { encodeExecute, routeExecutorAbi, type ExecuteParams } from "../../src/c
 import { encodeExecuteExactOutput, type ExactOutputParams } from "../../src/chain/exact-output-call.ts"
 import { encodeRoute, type Route, type RouteHop } from "../../src/chain/route-encoding.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
-import { grossForNet, splitFees } from "../../src/fees/index.ts"
+import { grossForNet, splitFees } from "../../src/pricer/index.ts"
 import { manifestVenue } from "../../src/devnet/manifest.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { marketConfig, marketLayer, rpcConfig } from "../market/support.ts"
 import { freshAddress, NATIVE, SCALE, setupFixture, USDC, users, type Fixture } from "./executor-fixture.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let f: Fixture
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>

@@ -11,10 +11,12 @@ import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { getSqrtRatioAtTick } from "../../src/amm/index.ts"
 import { isPairPool, manifestVenue, poolKind, testAccounts, venuesOfKind, type ManifestPairPool, type ManifestPool } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, PoolState, StablePoolState } from "../../src/amm/index.ts"
-import { MarketState, MAX_TICK, MIN_TICK, type World } from "../../src/market/index.ts"
+import { MAX_TICK, MIN_TICK } from "../../src/amm/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, poolKey, recordingRpc, routablePools, rpcConfig, tokenAddress, type MulticallRecord, sendFrom } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>

@@ -8,9 +8,10 @@ import { Duration, Effect, ManagedRuntime, Metric } from "effect"
 import { rpcEndpointFaults, rpcLimits } from "../../src/chain/rpc-error.ts"
 import { Rpc } from "../../src/chain/index.ts"
 import { startNodeProxy, type NodeProxy } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 const proxies: NodeProxy[] = []

@@ -16,11 +16,12 @@ import { Rpc } from "../../src/chain/index.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { manifestVenue, testAccounts, type ManifestPairPool } from "../../src/devnet/index.ts"
 import type { ConcentratedPoolState, V2PoolState } from "../../src/amm/index.ts"
-import { MarketState, type MarketConfig, type World } from "../../src/market/index.ts"
+import { MarketState, type MarketConfig } from "../../src/market/index.ts"
 import { snapshotKey } from "../../src/market/snapshot-key.ts"
 import { openSnapshotStore } from "../../src/market/snapshot-store.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, poolKey, rpcConfig, tokenAddress, sendFrom } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let dir: string

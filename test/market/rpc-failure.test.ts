@@ -8,10 +8,11 @@ import type { Abi } from "viem"
 import { makeRpc, Rpc } from "../../src/chain/index.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig, tokenAddress } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let proxy: ReturnType<typeof Bun.serve>

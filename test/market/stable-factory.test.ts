@@ -12,10 +12,11 @@ import type { StablePoolState } from "../../src/amm/index.ts"
 import { Rpc } from "../../src/chain/index.ts"
 import { ownArtifact } from "../../src/contracts/artifacts.ts"
 import { manifestVenue, stablePools, type ManifestStablePool } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { marketConfig, marketLayer, rpcConfig, tokenAddress } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>

@@ -2,7 +2,8 @@
 // Uniswap's TickBitmap.position does (compressed = floor(tick / spacing), word = compressed >> 8).
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { compress, MAX_TICK, MIN_TICK, needsRecentering, tickWindow, ticksInWord, wordOf } from "../../src/market/tick-window.ts"
+import { MAX_TICK, MIN_TICK } from "../../src/amm/index.ts"
+import { compress, needsRecentering, tickWindow, ticksInWord, wordOf } from "../../src/market/tick-window.ts"
 
 describe("bitmap positions", () => {
   test("compression rounds toward negative infinity, as TickBitmap does", () => {

@@ -12,11 +12,12 @@ import { Effect, Fiber, ManagedRuntime, Stream } from "effect"
 import { getAddress, parseAbi, type Address, type Hex } from "viem"
 import { Rpc } from "../../src/chain/index.ts"
 import { devnetClient, manifestVenue, poolKind, type DevnetClient, type ManifestPool } from "../../src/devnet/index.ts"
-import { MarketState, type World } from "../../src/market/index.ts"
+import { MarketState } from "../../src/market/index.ts"
 import type { PoolState } from "../../src/amm/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
 import { startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history.ts"
 import { marketConfig, marketLayer, poolKey, rpcConfig } from "./support.ts"
+import type { World } from "../../src/domain/index.ts"
 
 const POOLS = 24
 

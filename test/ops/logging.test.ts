@@ -1,12 +1,12 @@
 // Log output: one JSON object per line with timestamp, level, message and the
 // request id of the request that wrote it (LOG_FORMAT=json, the default), or
 // logfmt lines (LOG_FORMAT=text).
-import { fixedAmount } from "../../src/pricer/index.ts"
 import { describe, expect, test } from "bun:test"
 import { Cause, Effect } from "effect"
 import { syntheticPrograms, syntheticQuote } from "../../src/api/index.ts"
 import { jsonLogger, loggerLayer } from "../../src/ops/index.ts"
 import { expectError, post, quoteBody, startTestApi } from "../api/support.ts"
+import { fixedAmount } from "../../src/domain/index.ts"
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 

@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test"
 import type { Address } from "viem"
 import { gasCostOf } from "../../src/pricer/index.ts"
-import type { NormalizedToken } from "../../src/tokens/index.ts"
+import type { NormalizedToken } from "../../src/domain/index.ts"
 
 const USDC = "0x3600000000000000000000000000000000000000" as Address
 const token = (over: Partial<NormalizedToken>): NormalizedToken => ({ input: USDC, native: false, erc20Address: USDC, scale: 1n, decimals: 6, symbol: "USDC", ...over })

@@ -4,9 +4,9 @@
 import { describe, expect, test } from "bun:test"
 import type { Address } from "viem"
 import type { PoolState } from "../../src/amm/index.ts"
-import type { World } from "../../src/market/index.ts"
-import { price, type Priced, type QuoteRequest, type Refusal } from "../../src/pricer/index.ts"
+import { price, type Priced, type Refusal } from "../../src/pricer/index.ts"
 import { snapshotOf, token, USDC, v2, v2Out } from "../routing/helpers.ts"
+import type { World, QuoteRequest } from "../../src/domain/index.ts"
 
 const E6 = 10n ** 6n
 const executor = (venues: readonly string[]) => ({

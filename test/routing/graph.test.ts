@@ -5,8 +5,8 @@
 import { describe, expect, test } from "bun:test"
 import { findBestRoute } from "../../src/routing/index.ts"
 import { graphOf } from "../../src/routing/graph.ts"
-import type { World } from "../../src/market/index.ts"
 import { concentrated, snapshotOf, stable, token, USDC, v2 } from "./helpers.ts"
+import type { World } from "../../src/domain/index.ts"
 
 const E18 = 10n ** 18n
 const E6 = 10n ** 6n

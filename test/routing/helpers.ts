@@ -12,7 +12,7 @@ import {
   swapExactInputV4,
 } from "../../src/amm/index.ts"
 import type { ConcentratedPoolState, PoolState, StablePoolState, TickInfo, V2PoolState } from "../../src/amm/index.ts"
-import type { World } from "../../src/market/index.ts"
+import type { World } from "../../src/domain/index.ts"
 
 export const USDC = "0x3600000000000000000000000000000000000000" as Address
 

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { getDy, poolTokens, swapExactOutput, type PoolState } from "../../src/amm/index.ts"
-import type { World } from "../../src/market/index.ts"
 import { quoteHop, quoteHopExactOutput } from "../../src/routing/pool-quote.ts"
 import { startDifferentialMarket, type DifferentialMarket } from "../amm/devnet-pools.ts"
 import { concentrated, stable, token, v2 } from "./helpers.ts"
+import type { World } from "../../src/domain/index.ts"
 
 const E18 = 10n ** 18n
 const [A, B, C] = [token(1), token(2), token(3)] // sorted

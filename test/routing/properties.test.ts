@@ -6,8 +6,8 @@ import { getAddress } from "viem"
 import { syntheticMarket, syntheticTrades } from "../../bench/routing.ts"
 import { findBestRoute, type Route } from "../../src/routing/index.ts"
 import type { PairPoolState, PoolState } from "../../src/amm/index.ts"
-import type { World } from "../../src/market/index.ts"
 import { ammOut, concentrated, snapshotOf, token, v2 } from "./helpers.ts"
+import type { World } from "../../src/domain/index.ts"
 
 const E18 = 10n ** 18n
 const TOKENS = [token(1), token(2), token(3), token(4), token(5)]

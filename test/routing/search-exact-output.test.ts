@@ -16,11 +16,11 @@ import {
   swapExactOutputV4,
   type PoolState,
 } from "../../src/amm/index.ts"
-import type { World } from "../../src/market/index.ts"
 import { findBestRoute, findBestRouteExactOutput, graphOf, splitAmounts, tokenKey, type ExactOutputRoute } from "../../src/routing/index.ts"
 import type { Edge } from "../../src/routing/graph.ts"
 import { exactOutputCandidates } from "../../src/routing/search-exact-output.ts"
 import { concentrated, snapshotOf, stable, token, USDC, v2 } from "./helpers.ts"
+import type { World } from "../../src/domain/index.ts"
 
 const E18 = 10n ** 18n
 const E6 = 10n ** 6n

@@ -4,8 +4,8 @@
 import { Effect } from "effect"
 import { getAddress, type Address } from "viem"
 import type { ExternalContext } from "../../src/sources/index.ts"
-import type { World } from "../../src/market/index.ts"
 import type { SourceRequest } from "../../src/pricer/index.ts"
+import type { World } from "../../src/domain/index.ts"
 
 export interface Seen {
   readonly method: string

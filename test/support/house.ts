@@ -65,7 +65,7 @@ export interface HousePlan {
   readonly exceptions: readonly Exception[]
 }
 
-const PURE_ROOMS = ["addresses", "amm", "fees", "pricing", "routing", "pricer"]
+const PURE_ROOMS = ["amm", "domain", "routing", "pricer"]
 
 export const HOUSE: HousePlan = {
   order: [
@@ -82,13 +82,9 @@ export const HOUSE: HousePlan = {
   devnetImporters: ["cli", "main"],
   pureImports: [
     { rooms: PURE_ROOMS, pkg: "viem", names: ["Address", "Hex"], typesOnly: true, reason: "the hex string types every room speaks; erased at runtime" },
-    { rooms: ["addresses"], pkg: "viem", names: ["getAddress"], typesOnly: false, reason: "EIP-55 checksum: keccak over the address text, no I/O" },
+    { rooms: ["domain"], pkg: "viem", names: ["getAddress"], typesOnly: false, reason: "EIP-55 checksum: keccak over the address text, no I/O" },
   ],
-  exceptions: [
-    { from: "pricer", to: "chain", reason: "the route types (RouteHop, Route) live in chain/route-encoding.ts until the shared vocabulary has a pure room" },
-    { from: "pricer", to: "market", reason: "World and ExecutorSettings live in market/types.ts until the shared vocabulary has a pure room" },
-    { from: "pricer", to: "tokens", reason: "NormalizedToken and Routability live in tokens until the shared vocabulary has a pure room" },
-  ],
+  exceptions: [],
 }
 
 /** What a pure room may not touch, each for a reason. */

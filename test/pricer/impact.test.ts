@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { nativeToToken, priceImpactBps } from "../../src/pricing/index.ts"
+import { nativeToToken, priceImpactBps } from "../../src/pricer/index.ts"
 
 const usd = (answer: bigint, decimals = 8) => ({ answer, decimals, updatedAt: 0n })
 const ONE = usd(100_000_000n)

@@ -2,7 +2,7 @@
 // agreement with an exact rational computation that shares no code with src/fees.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { bpsOf, grossForNet, maxAmountIn, minAmountOut, splitFees } from "../../src/fees/index.ts"
+import { bpsOf, grossForNet, maxAmountIn, minAmountOut, splitFees } from "../../src/pricer/index.ts"
 
 // --- an independent exact rational: reduced fractions, floor found by bisection
 // using only multiplication and comparison (no bigint division involved) ---

@@ -2,7 +2,7 @@
 // already validated and typed (checksummed addresses, bigint amounts, defaults
 // applied) by the edge; plain data, shared by the programs and the edge.
 import type { Address } from "viem"
-import type { ArcChainId } from "../addresses/index.ts"
+import type { ArcChainId } from "./chains.ts"
 
 /** Exact input ("what do I get for amountIn") or exact output ("what does amountOut cost me"). */
 export type TradeType = "exactInput" | "exactOutput"

@@ -3,7 +3,7 @@
 // reference prices, and the block's number, time and base fee.
 import type { Address } from "viem"
 import type { PoolState } from "../amm/index.ts"
-import type { UsdPrice } from "../pricing/index.ts"
+import type { UsdPrice } from "./usd-price.ts"
 
 /** The route executor's settings at a block. */
 export interface ExecutorSettings {

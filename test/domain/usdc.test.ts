@@ -9,7 +9,7 @@ import {
   isUsdcErc20,
   nativeToErc20,
   USDC_NATIVE_SCALE,
-} from "../../src/addresses/index.ts"
+} from "../../src/domain/index.ts"
 
 const EEEE = "0x" + "ee".repeat(20)
 

@@ -1,6 +1,6 @@
 // Price impact and gas in the output token, from USD reference prices. Pure
 // bigint arithmetic: no Effect, no I/O.
-import type { UsdPrice } from "./usd-price.ts"
+import type { UsdPrice } from "../domain/index.ts"
 
 // decimals of tokens and feeds: 0 to 36 cover every real case; computed once (a bigint power per quote shows in profiles)
 const POW10: readonly bigint[] = Array.from({ length: 37 }, (_, i) => 10n ** BigInt(i))
