@@ -3,7 +3,7 @@
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { getAddress } from "viem"
-import { syntheticMarket, syntheticTrades } from "../../bench/routing.ts"
+import { syntheticMarket, syntheticTrades } from "../../bench/support/synthetic-market.ts"
 import { findBestRoute, type Route } from "../../src/routing/index.ts"
 import type { PairPoolState, PoolState } from "../../src/amm/index.ts"
 import { ammOut, concentrated, snapshotOf, token, v2 } from "./helpers.ts"

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { getAddress } from "viem"
-import { syntheticMarket, syntheticTrades } from "../../bench/routing.ts"
+import { syntheticMarket, syntheticTrades } from "../../bench/support/synthetic-market.ts"
 import {
   getAmountIn,
   getDx,
