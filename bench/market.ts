@@ -16,7 +16,7 @@ import { chainSettings } from "../src/config/index.ts"
 import { startNodeProxy, type NodeProxy } from "../src/devnet/index.ts"
 import { MarketState } from "../src/market/index.ts"
 import { chainServices } from "../src/swap/live.ts"
-import { startHistoryDevnet, type HistoryDevnet } from "./market-history.ts"
+import { startHistoryDevnet, type HistoryDevnet } from "./market-history/index.ts"
 import type { Measurement } from "./measurement.ts"
 
 const POOLS = 2_000

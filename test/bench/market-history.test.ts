@@ -1,4 +1,4 @@
-// The history fixture of the market-readiness benchmark (bench/market-history.ts), built small:
+// The history fixture of the market-readiness benchmark (bench/market-history/), built small:
 // 60 pools over 20,000 blocks with 300 swaps. Everything is checked with chain reads: the
 // factories' own counts, the creation and swap logs eth_getLogs finds over the history, the
 // empty blocks between the rounds (chained by parent hash), and touchPools' one block.
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { getAddress, keccak256, toHex, type Abi, type Address, type Hex } from "viem"
 import { uniswapArtifact, ownArtifact } from "../../src/contracts/index.ts"
 import { devnetClient, executorVenueIds, type DevnetClient } from "../../src/devnet/index.ts"
-import { poolSplit, realHeaderHash, startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history.ts"
+import { poolSplit, realHeaderHash, startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history/index.ts"
 
 const POOLS = 60
 const BLOCKS = 20_000

@@ -16,7 +16,7 @@ import { devnetClient, startNodeProxy, type NodeProxy } from "../../src/devnet/i
 import { MarketState, type MarketConfig, type MarketVenue } from "../../src/market/index.ts"
 import { snapshotKey } from "../../src/market/snapshot-key.ts"
 import { openSnapshotStore } from "../../src/market/snapshot-store.ts"
-import { startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history.ts"
+import { startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history/index.ts"
 import { marketConfig, marketLayer, marketVenues, rpcConfig } from "./support.ts"
 
 const POOLS = 60

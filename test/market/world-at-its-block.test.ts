@@ -15,7 +15,7 @@ import { devnetClient, manifestVenue, poolKind, type DevnetClient, type Manifest
 import { MarketState } from "../../src/market/index.ts"
 import type { PoolState } from "../../src/amm/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
-import { startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history.ts"
+import { startHistoryDevnet, type HistoryDevnet } from "../../bench/market-history/index.ts"
 import { marketConfig, marketLayer, poolKey, rpcConfig } from "./support.ts"
 import type { World } from "../../src/domain/index.ts"
 
