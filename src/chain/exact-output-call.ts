@@ -1,8 +1,8 @@
 // Calldata for RouteExecutor.executeExactOutput (API 1.2 exact output): the recipient gets
 // exactly amountOut net of both fees, the sender pays what the route needs, at most maxAmountIn.
 import { decodeFunctionData, encodeFunctionData, zeroAddress, type Address, type Hex } from "viem"
-import { isNativeToken, poolToken, routeExecutorAbi } from "./execute-call.ts"
-import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
+import { isNativeToken, poolToken, routeBytesFor, routeExecutorAbi } from "./execute-call.ts"
+import { decodeRoute, RouteEncodingError, type Route } from "./route-encoding.ts"
 
 export interface ExactOutputParams {
   readonly tokenIn: Address
@@ -26,18 +26,7 @@ export interface ExactOutputParams {
 
 /** executeExactOutput()'s calldata. A Route is checked to be an exact-output route from tokenIn to tokenOut (as pools hold them). */
 export const encodeExecuteExactOutput = (params: ExactOutputParams): Hex => {
-  let route: Hex
-  if (typeof params.route === "string") {
-    route = params.route
-  } else {
-    route = encodeRoute(params.route, "exactOutput")
-    if (poolToken(routeTokenIn(params.route)) !== poolToken(params.tokenIn)) {
-      throw new RouteEncodingError(`the route starts at ${routeTokenIn(params.route)}, not at tokenIn ${params.tokenIn}`)
-    }
-    if (poolToken(routeTokenOut(params.route)) !== poolToken(params.tokenOut)) {
-      throw new RouteEncodingError(`the route ends at ${routeTokenOut(params.route)}, not at tokenOut ${params.tokenOut}`)
-    }
-  }
+  const route = routeBytesFor(params.route, "exactOutput", params.tokenIn, params.tokenOut)
   return encodeFunctionData({
     abi: routeExecutorAbi,
     functionName: "executeExactOutput",

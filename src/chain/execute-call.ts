@@ -12,7 +12,7 @@ import {
 } from "viem"
 import { ownArtifact } from "../contracts/index.ts"
 import { isNativePlaceholder, NATIVE_EEEE_PLACEHOLDER, USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
-import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route } from "./route-encoding.ts"
+import { decodeRoute, encodeRoute, routeTokenIn, routeTokenOut, RouteEncodingError, type Route, type TradeType } from "./route-encoding.ts"
 
 /** Arc's USDC ERC-20 (6 decimals); the same balance as the native currency (18 decimals). */
 export const USDC_ERC20: Address = USDC_ERC20_ADDRESS
@@ -48,20 +48,25 @@ export interface ExecuteParams {
   readonly route: Route | Hex
 }
 
+/**
+ * A route's bytes for one of the executor's entries: a Route is encoded for that entry's hop
+ * kinds and checked to lead from tokenIn to tokenOut (as pools hold them); bytes pass as given.
+ */
+export const routeBytesFor = (route: Route | Hex, tradeType: TradeType, tokenIn: Address, tokenOut: Address): Hex => {
+  if (typeof route === "string") return route
+  const bytes = encodeRoute(route, tradeType)
+  if (poolToken(routeTokenIn(route)) !== poolToken(tokenIn)) {
+    throw new RouteEncodingError(`the route starts at ${routeTokenIn(route)}, not at tokenIn ${tokenIn}`)
+  }
+  if (poolToken(routeTokenOut(route)) !== poolToken(tokenOut)) {
+    throw new RouteEncodingError(`the route ends at ${routeTokenOut(route)}, not at tokenOut ${tokenOut}`)
+  }
+  return bytes
+}
+
 /** execute()'s calldata. A Route is checked to lead from tokenIn to tokenOut (as pools hold them). */
 export const encodeExecute = (params: ExecuteParams): Hex => {
-  let route: Hex
-  if (typeof params.route === "string") {
-    route = params.route
-  } else {
-    route = encodeRoute(params.route)
-    if (poolToken(routeTokenIn(params.route)) !== poolToken(params.tokenIn)) {
-      throw new RouteEncodingError(`the route starts at ${routeTokenIn(params.route)}, not at tokenIn ${params.tokenIn}`)
-    }
-    if (poolToken(routeTokenOut(params.route)) !== poolToken(params.tokenOut)) {
-      throw new RouteEncodingError(`the route ends at ${routeTokenOut(params.route)}, not at tokenOut ${params.tokenOut}`)
-    }
-  }
+  const route = routeBytesFor(params.route, "exactInput", params.tokenIn, params.tokenOut)
   return encodeFunctionData({
     abi: routeExecutorAbi,
     functionName: "execute",
