@@ -94,7 +94,7 @@ describe.each(cases)("$symbol's permit", ({ symbol, abi }) => {
   test("DOMAIN_SEPARATOR and eip712Domain match viem's hashDomain; name and version", async () => {
     const { name, version } = devnet.manifest.tokens[symbol]!.permit!
     const domain = { name, version, chainId: devnet.manifest.chainId, verifyingContract: tokenOf(symbol) }
-    const expected = hashDomain({ domain, types: { EIP712Domain: getTypesForEIP712Domain({ domain }) } })
+    const expected = hashDomain({ domain, types: { EIP712Domain: getTypesForEIP712Domain({ domain }) } } as Parameters<typeof hashDomain>[0])
     expect(await read(symbol, abi, "DOMAIN_SEPARATOR")).toBe(expected)
     expect(await read(symbol, abi, "eip712Domain")).toEqual(["0x0f", name, version, BigInt(devnet.manifest.chainId), tokenOf(symbol), zeroHash, []])
     expect(await read(symbol, abi, "name")).toBe(name)
@@ -112,7 +112,7 @@ describe.each(cases)("$symbol's permit", ({ symbol, abi }) => {
     expect(receipt.status).toBe("success")
     expect(await read(symbol, abi, "allowance", [owner.address, spender])).toBe(value)
     expect(await read(symbol, abi, "nonces", [owner.address])).toBe(nonce + 1n)
-    const events = receipt.logs.map((log) => decodeEventLog({ abi, data: log.data, topics: log.topics }))
+    const events: unknown[] = receipt.logs.map((log) => decodeEventLog({ abi, data: log.data, topics: log.topics }))
     expect(events).toEqual([{ eventName: "Approval", args: { owner: owner.address, spender, value } }])
     // the same signature again: it now recovers to someone else (the nonce it signed is used)
     const replay = await simulatePermit(symbol, abi, permitArgs(spender, value, at, Number(v), r, s))
