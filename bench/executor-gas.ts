@@ -6,7 +6,10 @@
 //    directly (a StableSwapPool of USDT and EURC deployed and registered here);
 //  - a 2-split, 2-hop route mixing V2, V3 and V4;
 //  - executeExactOutput beside execute, a single hop per venue kind (V2, V3, V4, stable kind 6),
-//    no fees, for the output the exact-input swap gives (maxAmountIn twice its input).
+//    no fees, for the output the exact-input swap gives (maxAmountIn twice its input);
+//  - permitAndCall(execute) on a single-hop V3 swap of EURC (a permit token), no fees, each with a
+//    fresh permit for exactly its input (the allowance goes 0 -> input -> 0), from a second
+//    account, beside the same execute with a standing unlimited allowance.
 // Every swap goes between two standard test tokens, from an account that holds both, to the
 // same recipient, with unlimited allowances, after one warm-up swap each (so the fee collector
 // already holds the output token, as it does in steady state). Each figure is the median
@@ -15,6 +18,9 @@ import { encodeFunctionData, getAddress, maxUint256, parseAbi, type Abi, type Ad
 import { uniswapArtifact, ownArtifact } from "../src/contracts/artifacts.ts"
 import { encodeExecute, type ExecuteParams } from "../src/chain/execute-call.ts"
 import { encodeExecuteExactOutput } from "../src/chain/exact-output-call.ts"
+import { encodePermitAndCall } from "../src/chain/permit-call.ts"
+import { permitTypedData } from "../src/domain/permit.ts"
+import { privateKeyToAccount } from "viem/accounts"
 import type { Route, RouteHop } from "../src/chain/route-encoding.ts"
 import { devnetClient } from "../src/devnet/clients.ts"
 import { startDevnet } from "../src/devnet/devnet.ts"
@@ -147,6 +153,25 @@ export async function run(): Promise<GasMeasurement[]> {
       stable: await exactOutput(stableHop, 100_000_000n),
     }
     for (const call of Object.values(exactOutputCalls)) await send(user, executor, call)
+
+    // EURC -> USDC on V3: with a standing allowance (user), and with a fresh permit each time (permitter)
+    const permitter = privateKeyToAccount(testAccounts[1]!.privateKey)
+    const eurcHop: RouteHop = { kind: "v3", venue: venue("uniswap-v3"), tokenIn: EURC, tokenOut: USDC, fee: 500 }
+    const eurcIn = 100_000_000n
+    const eurcSwap = (recipient: Address) =>
+      encodeExecute({ tokenIn: EURC, tokenOut: USDC, amountIn: eurcIn, minAmountOut: 0n, recipient, deadline, feeBps: 0, protocolFeeBps: 0, route: [{ shareBps: 10_000, hops: [eurcHop] }] })
+    const eurcPermit = m.tokens.EURC!.permit!
+    const permitSwap = async () => {
+      const nonce = (await client.readContract({ address: EURC, abi: ownArtifact("PermitToken").abi, functionName: "nonces", args: [permitter.address] })) as bigint
+      const typed = permitTypedData({ token: EURC, name: eurcPermit.name, version: eurcPermit.version, chainId: m.chainId, owner: permitter.address, spender: executor, value: eurcIn, nonce, deadline })
+      const signature = await permitter.signTypedData(typed)
+      return encodePermitAndCall({ token: EURC, value: eurcIn, deadline, signature }, eurcSwap(permitter.address))
+    }
+    await approve(user, EURC, executor)
+    await send(user, executor, eurcSwap(user))
+    await send(permitter.address, executor, await permitSwap())
+    const eurcGas: number[] = []
+    const permitGas: number[] = []
     const exactOutputGas = { v2: [] as number[], v3: [] as number[], v4: [] as number[], stable: [] as number[] }
     const noFeeGas: number[] = []
     const routerGas2: number[] = []
@@ -162,6 +187,8 @@ export async function run(): Promise<GasMeasurement[]> {
       stableGas.push(await send(user, executor, stableNoFee))
       directGas.push(await send(user, stablePool, direct))
       for (const kind of ["v2", "v3", "v4", "stable"] as const) exactOutputGas[kind].push(await send(user, executor, exactOutputCalls[kind]))
+      eurcGas.push(await send(user, executor, eurcSwap(user)))
+      permitGas.push(await send(permitter.address, executor, await permitSwap()))
     }
     await send(owner, executor, encodeFunctionData({ abi: executorAbi, functionName: "setProtocolFeeBps", args: [protocolFeeBps] }))
 
@@ -187,6 +214,13 @@ export async function run(): Promise<GasMeasurement[]> {
       { name: "executeExactOutput single-hop V3 gas, no fees", value: median(exactOutputGas.v3), unit: "gas", note: `exact input: ${executorNoFee}` },
       { name: "executeExactOutput single-hop V4 gas, no fees", value: median(exactOutputGas.v4), unit: "gas", note: `exact input: ${median(v4Gas)}` },
       { name: "executeExactOutput single-hop stable (kind 6) gas, no fees", value: median(exactOutputGas.stable), unit: "gas", note: `exact input: ${median(stableGas)}` },
+      { name: "execute single-hop V3 gas, EURC, no fees", value: median(eurcGas), unit: "gas", note: "EURC->USDC, 100 EURC, standing allowance" },
+      {
+        name: "permitAndCall + execute single-hop V3 gas, no fees",
+        value: median(permitGas),
+        unit: "gas",
+        note: `the same swap after a fresh permit for its input; +${median(permitGas) - median(eurcGas)} over execute`,
+      },
     ]
   } finally {
     await devnet.stop()

@@ -112,6 +112,17 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         bytes route;
     }
 
+    /// @notice An EIP-2612 permit of the sender for this contract: token.permit(msg.sender,
+    /// address(this), value, deadline, v, r, s).
+    struct Permit {
+        address token;
+        uint256 value;
+        uint256 deadline;
+        uint8 v;
+        bytes32 r;
+        bytes32 s;
+    }
+
     /// @dev What _payOut pays (the gross output, in `token`, and where its parts go) and the
     /// Swap event's other fields.
     struct Payout {
@@ -237,6 +248,37 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         // native input: what the route did not use
         if (nativeIn && maxIn != amountIn) _sendNative(msg.sender, maxIn - amountIn);
         _entered = false;
+    }
+
+    /// @notice Applies the sender's EIP-2612 permit for this contract, then runs `call` (an execute
+    /// or executeExactOutput call, else InvalidRoute(Malformed)) as the sender with msg.value, by
+    /// delegatecall to this contract: every check of that entry applies, and its revert is this
+    /// call's. A permit that fails (used already, say by someone who submitted it first) is
+    /// ignored: the swap runs on the allowance there is, and fails only if that is short.
+    /// @return result what that entry returned, ABI-encoded (one uint256)
+    function permitAndCall(Permit calldata permit, bytes calldata call) external payable returns (bytes memory result) {
+        if (_entered) revert Reentrancy();
+        bytes4 selector = bytes4(call);
+        if (selector != this.execute.selector && selector != this.executeExactOutput.selector) {
+            revert InvalidRoute(RouteFault.Malformed);
+        }
+        // token.permit(msg.sender, this, value, deadline, v, r, s); its outcome is left to the
+        // allowance (a permit used already has set it)
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, shl(224, 0xd505accf))
+            mstore(add(m, 0x04), caller())
+            mstore(add(m, 0x24), address())
+            calldatacopy(add(m, 0x44), add(permit, 0x20), 0xa0)
+            pop(call(gas(), calldataload(permit), 0, m, 0xe4, 0, 0))
+        }
+        bool ok;
+        (ok, result) = address(this).delegatecall(call);
+        if (!ok) {
+            assembly ("memory-safe") {
+                revert(add(result, 0x20), mload(result))
+            }
+        }
     }
 
     /// @dev The checks execute and executeExactOutput share; enters the swap (not reentrant).

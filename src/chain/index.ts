@@ -1,5 +1,5 @@
 // The chain room's door: the JSON-RPC service and its errors, batched reads,
-// the route executor's calldata and errors, and the simulation of a /swap
+// the route executor's calldata (with a permit ahead of it) and errors, and the simulation of a /swap
 // transaction with the gas limit it needs.
 export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
 export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
@@ -33,6 +33,7 @@ export {
   type DecodedExecuteExactOutput,
   type ExactOutputParams,
 } from "./exact-output-call.ts"
+export { decodePermitAndCall, encodePermitAndCall, splitPermitSignature, type DecodedPermitAndCall, type SignedPermit } from "./permit-call.ts"
 export {
   decodeRoute,
   encodeRoute,

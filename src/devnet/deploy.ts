@@ -31,7 +31,7 @@ import {
   type ScenarioPlan,
 } from "./scenario.ts"
 import { DEFAULT_VENUES as DEFAULT_VENUE_NAMES } from "./scenario-schema.ts"
-import { installArcUsdc, USDC_ADDRESS, USDC_SCALE } from "./usdc.ts"
+import { installArcUsdc, PERMIT_VERSION, USDC_ADDRESS, USDC_PERMIT_DOMAIN, USDC_SCALE } from "./usdc.ts"
 
 export const INITIAL_PROTOCOL_FEE_BPS = 25
 export const NATIVE_PLACEHOLDER: Address = zeroAddress
@@ -119,11 +119,12 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   const expected = plannedTokenAddresses(plan.tokens.map((t) => t.symbol))
   const addresses = new Map<string, Address>([[USDC_SYMBOL, USDC_ADDRESS]])
   const tokenArtifact = { standard: ownArtifact("TestToken"), "fee-on-transfer": ownArtifact("FeeOnTransferToken"), rebasing: ownArtifact("RebasingToken") }
+  const permitTokenArtifact = ownArtifact("PermitToken")
   for (const token of plan.tokens) {
     const args = token.behavior === "fee-on-transfer"
       ? [token.symbol, token.symbol, token.decimals, token.feeBps]
       : [token.symbol, token.symbol, token.decimals]
-    const address = await deploy(`token ${token.symbol}`, tokenArtifact[token.behavior], args)
+    const address = await deploy(`token ${token.symbol}`, token.permit ? permitTokenArtifact : tokenArtifact[token.behavior], args)
     if (address.toLowerCase() !== expected.get(token.symbol)!.toLowerCase()) {
       throw new DeployError(`token ${token.symbol} landed at ${address}, not at its planned address`)
     }
@@ -313,13 +314,14 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
   const pools: ManifestPool[] = plan.pools.map((pool) => poolAt.get(pool.index)!)
 
   const tokens: Manifest["tokens"] = Object.fromEntries([
-    [USDC_SYMBOL, { address: USDC_ADDRESS, decimals: USDC_DECIMALS, native: NATIVE_PLACEHOLDER }],
+    [USDC_SYMBOL, { address: USDC_ADDRESS, decimals: USDC_DECIMALS, native: NATIVE_PLACEHOLDER, permit: USDC_PERMIT_DOMAIN }],
     ...plan.tokens.map((token) => [
       token.symbol,
       {
         address: addressOf(token.symbol),
         decimals: token.decimals,
         ...(token.behavior !== "standard" ? { behavior: token.behavior } : {}),
+        ...(token.permit ? { permit: { name: token.symbol, version: PERMIT_VERSION } } : {}),
       },
     ]),
   ])

@@ -38,7 +38,7 @@ export {
 export { devnetClient, arcDevnet, type DevnetClient } from "./clients.ts"
 export { testAccounts, OWNER_INDEX, FEE_COLLECTOR_INDEX } from "./accounts.ts"
 export { INITIAL_PROTOCOL_FEE_BPS, v4PoolId, type V4PoolKey } from "./deploy.ts"
-export { USDC_ADDRESS, USDC_SCALE, installArcUsdc } from "./usdc.ts"
+export { PERMIT_VERSION, USDC_ADDRESS, USDC_PERMIT_DOMAIN, USDC_SCALE, installArcUsdc } from "./usdc.ts"
 export {
   DEVNET_AGGREGATOR_API_KEY,
   DEVNET_AGGREGATOR_KIND,

@@ -15,6 +15,8 @@ export const ManifestToken = Schema.Struct({
   decimals: Schema.Int,
   native: Schema.optional(Address),
   behavior: Schema.optional(Schema.Literal("fee-on-transfer", "rebasing")),
+  /** the EIP-712 domain of its EIP-2612 permits, when it has them */
+  permit: Schema.optional(Schema.Struct({ name: Schema.String, version: Schema.String })),
 })
 
 /** A venue's kind: the AMM family whose contracts it deploys. */

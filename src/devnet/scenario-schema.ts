@@ -50,6 +50,9 @@ export const TokenEntry = Schema.Struct({
   decimals: Schema.Int.pipe(Schema.between(0, 36)),
   behavior: Schema.optional(Schema.Literal("standard", "fee-on-transfer", "rebasing")),
   feeBps: Schema.optional(Schema.Int.pipe(Schema.between(1, 10_000))),
+  // EIP-2612 permits (domain name = symbol, version "2"): true or false, checked by planScenario
+  // (whose message names the entry)
+  permit: Schema.optional(Schema.Unknown),
 })
 
 export const PositionEntry = Schema.Struct({

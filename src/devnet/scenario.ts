@@ -52,6 +52,8 @@ export interface PlannedToken {
   readonly decimals: number
   readonly behavior: TokenBehavior
   readonly feeBps: number
+  /** implements EIP-2612 (domain name = symbol, version "2"); the ERC-20 USDC always does */
+  readonly permit: boolean
 }
 
 export interface PlannedPosition {
@@ -243,14 +245,17 @@ const planBaseFee = (gwei: number | string): bigint => {
  */
 export const planScenario = (scenario: ScenarioFile, addressOf: (symbol: string) => Address): ScenarioPlan => {
   const tokens = new Map<string, PlannedToken>()
-  tokens.set(USDC_SYMBOL, { symbol: USDC_SYMBOL, decimals: USDC_DECIMALS, behavior: "standard", feeBps: 0 })
+  tokens.set(USDC_SYMBOL, { symbol: USDC_SYMBOL, decimals: USDC_DECIMALS, behavior: "standard", feeBps: 0, permit: true })
   scenario.tokens.forEach((entry, i) => {
     const where = `tokens[${i}] (${entry.symbol})`
     if (tokens.has(entry.symbol)) fail(`${where}: symbol ${entry.symbol} is defined twice (USDC always exists)`)
     const behavior = entry.behavior ?? "standard"
     if (behavior === "fee-on-transfer" && entry.feeBps === undefined) fail(`${where}: a fee-on-transfer token needs feeBps`)
     if (behavior !== "fee-on-transfer" && entry.feeBps !== undefined) fail(`${where}: feeBps applies only to a fee-on-transfer token`)
-    tokens.set(entry.symbol, { symbol: entry.symbol, decimals: entry.decimals, behavior, feeBps: entry.feeBps ?? 0 })
+    if (entry.permit !== undefined && typeof entry.permit !== "boolean") fail(`${where}: permit must be true or false, not ${JSON.stringify(entry.permit)}`)
+    const permit = entry.permit === true
+    if (permit && behavior !== "standard") fail(`${where}: permit applies only to a standard token, not to a ${behavior} one`)
+    tokens.set(entry.symbol, { symbol: entry.symbol, decimals: entry.decimals, behavior, feeBps: entry.feeBps ?? 0, permit })
   })
   const token = (symbol: string, where: string): PlannedToken =>
     tokens.get(symbol) ?? fail(`${where}: unknown token ${symbol}`)

@@ -20,6 +20,12 @@ export const USDC_DECIMALS = USDC_ERC20_DECIMALS
 export const USDC_ALLOWANCE_SLOT = 0n
 /** ArcUsdc storage: slot 1 is the recorded totalSupply (6 decimals). Balances are native balances. */
 export const USDC_TOTAL_SUPPLY_SLOT = 1n
+/** ArcUsdc storage: slot 2 is mapping(owner => EIP-2612 nonce). */
+export const USDC_NONCES_SLOT = 2n
+/** The EIP-712 domain version of every devnet token's permits: Arc's USDC's. */
+export const PERMIT_VERSION = "2"
+/** The EIP-712 domain of the ERC-20 USDC's permits, as on Arc. */
+export const USDC_PERMIT_DOMAIN = { name: "USDC", version: PERMIT_VERSION } as const
 
 /** The storage slot of allowance(owner, spender) in ArcUsdc, for state overrides. */
 export const usdcAllowanceSlot = (owner: Address, spender: Address): Hex => {

@@ -2,7 +2,7 @@
 // pure functions (no Effect, no I/O): Arc's chains and USDC at its two scales,
 // EIP-55 checksums, tokens as a request names them, the World a request is
 // priced on, the route executor's routes, quote requests and answers, and
-// reference prices.
+// reference prices, and the EIP-712 typed data of EIP-2612 permits.
 export {
   USDC_ERC20_ADDRESS,
   USDC_ERC20_DECIMALS,
@@ -48,3 +48,4 @@ export {
   type V3Hop,
   type V4Hop,
 } from "./route.ts"
+export { PERMIT_TYPES, permitTypedData, type PermitTypedData, type PermitTypedDataParams } from "./permit.ts"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+import {Eip2612} from "./Eip2612.sol";
+
 /// @title ArcUsdc
 /// @notice Arc's USDC ERC-20 interface for the devnet. USDC is the chain's native currency
 /// (18 decimals, pays gas); this contract is a 6-decimal ERC-20 view of the SAME balance:
@@ -16,12 +18,15 @@ pragma solidity 0.8.37;
 ///   slot 0: mapping(address owner => mapping(address spender => uint256)) allowance
 ///           allowance(owner, spender) lives at keccak256(abi.encode(spender, keccak256(abi.encode(owner, 0))))
 ///   slot 1: uint256 totalSupply (6 decimals; written by the devnet installer, see totalSupply())
+///   slot 2: mapping(address owner => uint256) nonces (EIP-2612)
 ///   balances: none in storage. balanceOf is the native balance: override an account's
 ///           native `balance` (value * 1e12) to override its USDC balance.
 ///
 /// Allowances follow Circle's FiatToken: transferFrom always decreases the allowance,
 /// including an allowance of type(uint256).max.
-contract ArcUsdc {
+///
+/// EIP-2612 permits as on Arc: EIP-712 domain name "USDC", version "2" (see Eip2612).
+contract ArcUsdc is Eip2612 {
     address internal constant NATIVE_RELAY = 0x471EcE3750Da237f93B8E339c536989b8978a438;
     uint256 internal constant SCALE = 1e12;
 
@@ -33,6 +38,8 @@ contract ArcUsdc {
     /// records the supply it knows of (by default the node's genesis allocation) in slot 1;
     /// the value is informational and no balance depends on it.
     uint256 public totalSupply;
+
+    mapping(address owner => uint256) public nonces;
 
     event Transfer(address indexed from, address indexed to, uint256 value);
     event Approval(address indexed owner, address indexed spender, uint256 value);
@@ -81,6 +88,22 @@ contract ArcUsdc {
         allowance[msg.sender][spender] = value;
         emit Approval(msg.sender, spender, value);
         return true;
+    }
+
+    function _domainName() internal pure override returns (string memory) {
+        return "USDC";
+    }
+
+    function _useNonce(address owner) internal override returns (uint256) {
+        unchecked {
+            return nonces[owner]++;
+        }
+    }
+
+    function _permitApprove(address owner, address spender, uint256 value) internal override {
+        if (spender == address(0)) revert ERC20InvalidSpender(spender);
+        allowance[owner][spender] = value;
+        emit Approval(owner, spender, value);
     }
 
     function _transfer(address from, address to, uint256 value) private {
