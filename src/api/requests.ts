@@ -6,7 +6,7 @@ import { Either, ParseResult, Schema } from "effect"
 import type { Address, Hex } from "viem"
 import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isNativePlaceholder, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../domain/index.ts"
 import { JsonNumber } from "./body.ts"
-import { InvalidRequest, type SignedPermit, type SwapRequest } from "../swap/index.ts"
+import { InvalidRequest, type PermitSignature, type SwapRequest } from "../swap/index.ts"
 import type { QuoteRequest } from "../domain/index.ts"
 
 export const DEFAULT_SLIPPAGE_BPS = 50
@@ -198,7 +198,7 @@ const PermitField = Schema.Struct(permitFields).annotations({
 })
 const decodePermitField = Schema.decodeUnknownEither(PermitField, { errors: "all", onExcessProperty: "error" })
 /** A permit object whose every field is valid; the schema names the first problem otherwise. */
-const parsePermit = (u: unknown): Either.Either<SignedPermit, string> =>
+const parsePermit = (u: unknown): Either.Either<PermitSignature, string> =>
   Either.mapLeft(decodePermitField(u), () => "invalid permit")
 
 const QUOTE_ID = /^[A-Za-z0-9_-]{1,512}$/

@@ -3,50 +3,33 @@
 // check of a signed permit against the token's current nonce before the
 // transaction that applies it is built.
 import { compactSignatureToSignature, parseCompactSignature, parseSignature, recoverTypedDataAddress, serializeSignature, type Address, type Hex } from "viem"
+import { PERMIT_TYPES, permitTypedData, type PermitTypedData, type PermitTypedDataParams } from "../domain/index.ts"
 import type { PermitDomain } from "../tokens/index.ts"
 
 /** A permit as the request sends it: the message's value and deadline as signed, and the signature. */
-export interface SignedPermit {
+export interface PermitSignature {
   readonly value: bigint
   readonly deadline: bigint
   /** 65 bytes (r, s, v), or 64 (EIP-2098: r and yParity with s) */
   readonly signature: Hex
 }
 
-/** EIP-2612's Permit message. */
-export interface PermitMessage {
-  readonly owner: Address
-  readonly spender: Address
-  readonly value: bigint
-  readonly nonce: bigint
-  readonly deadline: bigint
+/** EIP-712's domain type for a domain of name, version, chainId and verifyingContract. */
+const EIP712_DOMAIN = [
+  { name: "name", type: "string" },
+  { name: "version", type: "string" },
+  { name: "chainId", type: "uint256" },
+  { name: "verifyingContract", type: "address" },
+] as const
+
+/** A permit's typed data with the domain's type listed too, as eth_signTypedData_v4 wants it. */
+export type PermitToSign = Omit<PermitTypedData, "types"> & { readonly types: typeof PERMIT_TYPES & { readonly EIP712Domain: typeof EIP712_DOMAIN } }
+
+/** The permit the sender signs instead of sending an approval: the executor may take `value` of the token. */
+export const permitToSign = (domain: PermitDomain, params: Omit<PermitTypedDataParams, "token" | "name" | "version" | "chainId">): PermitToSign => {
+  const typed = permitTypedData({ ...params, token: domain.verifyingContract, name: domain.name, version: domain.version, chainId: domain.chainId })
+  return { ...typed, types: { EIP712Domain: EIP712_DOMAIN, ...typed.types } }
 }
-
-/** The typed data a wallet signs with eth_signTypedData_v4 (the domain's type listed too, as v4 wants it). */
-export interface PermitTypedData {
-  readonly domain: PermitDomain
-  readonly types: typeof PERMIT_TYPES
-  readonly primaryType: "Permit"
-  readonly message: PermitMessage
-}
-
-export const PERMIT_TYPES = {
-  EIP712Domain: [
-    { name: "name", type: "string" },
-    { name: "version", type: "string" },
-    { name: "chainId", type: "uint256" },
-    { name: "verifyingContract", type: "address" },
-  ],
-  Permit: [
-    { name: "owner", type: "address" },
-    { name: "spender", type: "address" },
-    { name: "value", type: "uint256" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-  ],
-} as const
-
-export const permitTypedData = (domain: PermitDomain, message: PermitMessage): PermitTypedData => ({ domain, types: PERMIT_TYPES, primaryType: "Permit", message })
 
 /** secp256k1's order halved: a signature with s above it is the malleable twin, which tokens refuse. */
 const HALF_ORDER = 0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0n
@@ -77,7 +60,7 @@ export const checkPermitSignature = async (params: {
   readonly domain: PermitDomain
   readonly sender: Address
   readonly executor: Address
-  readonly permit: SignedPermit
+  readonly permit: PermitSignature
   readonly signature: Hex
   /** nonces(sender) at the priced block */
   readonly nonce: bigint
@@ -87,10 +70,7 @@ export const checkPermitSignature = async (params: {
   const { domain, sender, executor, permit, nonce } = params
   const signerAt = (n: bigint) =>
     recoverTypedDataAddress({
-      domain,
-      types: { Permit: PERMIT_TYPES.Permit },
-      primaryType: "Permit",
-      message: { owner: sender, spender: executor, value: permit.value, nonce: n, deadline: permit.deadline },
+      ...permitTypedData({ token: domain.verifyingContract, name: domain.name, version: domain.version, chainId: domain.chainId, owner: sender, spender: executor, value: permit.value, nonce: n, deadline: permit.deadline }),
       signature: params.signature,
     }).catch(() => undefined)
   const signer = await signerAt(nonce)

@@ -6,7 +6,7 @@ import type { Address, Hex } from "viem"
 import type { ArcChainId } from "../domain/index.ts"
 import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
-import type { PermitTypedData, SignedPermit } from "./permit.ts"
+import type { PermitToSign, PermitSignature } from "./permit.ts"
 import type { SenderIssues } from "./sender-issues.ts"
 import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
@@ -21,7 +21,7 @@ export interface SwapParties {
    * the sender's EIP-2612 permit for the executor, instead of an approval: tx then applies it and
    * swaps in one transaction; only for an ERC-20 tokenIn that takes permits
    */
-  readonly permit?: SignedPermit
+  readonly permit?: PermitSignature
 }
 
 export type SwapRequest = QuoteRequest & SwapParties
@@ -54,7 +54,7 @@ export interface SwapResponse extends QuoteResponse {
    * sender's allowance to the executor is below what the transaction takes; null otherwise (and
    * when the request carries a permit, or the sender's allowance could not be read)
    */
-  readonly permit: { readonly typedData: PermitTypedData } | null
+  readonly permit: { readonly typedData: PermitToSign } | null
   readonly simulated: boolean
   /** the sender's real balance and allowance at the priced block where they fall short; null when they could not be read */
   readonly issues: SenderIssues | null

@@ -5,7 +5,7 @@
 import { Effect, Fiber, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
 import { Internal, InvalidRequest, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
-import { canonicalSignature, checkPermitSignature, permitTypedData } from "./permit.ts"
+import { canonicalSignature, checkPermitSignature, permitToSign } from "./permit.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue } from "../chain/index.ts"
@@ -167,7 +167,7 @@ export const swapProgram = (
           ...response,
           issues,
           permit: !short ? null : {
-            typedData: permitTypedData(permitDomain, { owner: request.sender, spender: executor, value: takes, nonce: f.permitNonce!, deadline: BigInt(request.deadline) }),
+            typedData: permitToSign(permitDomain, { owner: request.sender, spender: executor, value: takes, nonce: f.permitNonce!, deadline: BigInt(request.deadline) }),
           },
         }
       })
