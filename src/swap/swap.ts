@@ -114,6 +114,10 @@ export const swapProgram = (
       if (permit.value < takes) {
         return yield* new InvalidRequest({ message: `permit.value: ${permit.value} is below what the transaction takes, ${takes} (${request.tradeType === "exactInput" ? "amountIn" : "maxAmountIn"} at block ${priced.world.blockNumber}); sign a permit for at least that much` })
       }
+      // the token compares the deadline with the chain's time, which may run ahead of this service's clock
+      if (permit.deadline <= priced.world.blockTimestamp) {
+        return yield* new InvalidRequest({ message: `permit.deadline: ${permit.deadline} has passed on the chain (block ${priced.world.blockNumber}'s time is ${priced.world.blockTimestamp}); sign a new permit` })
+      }
     }
     const approval = priced.tokenIn.native || permit !== undefined ? null : { token: request.tokenIn, spender: executor, amount: takes }
     // the sender's real funds at the priced block, read while the routes are simulated

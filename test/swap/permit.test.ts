@@ -9,7 +9,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { erc20Abi, parseAbi, parseEventLogs, parseSignature, serializeCompactSignature, signatureToCompactSignature, type Address, type Hex, type TransactionReceipt } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
-import { decodePermitAndCall, routeExecutorAbi } from "../../src/chain/index.ts"
+import { Effect } from "effect"
+import { decodePermitAndCall, encodePermitAndCall, makeRpc, makeSimulator, routeExecutorAbi } from "../../src/chain/index.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
@@ -274,5 +275,52 @@ describe("refused with 400 naming the field", () => {
     const signature = await sign(SENDER, await typed(d))
     const body = { ...requestOf(trade, testAccounts[SENDER]!.address, { deadline: d, permit: { value: "1", deadline: d, signature } }), tokenIn: NATIVE, tokenOut: s.token("EURC"), amountIn: (10n ** 18n).toString() }
     expect(await refusal(body)).toStartWith("permit: native USDC input is paid with tx.value and takes no permit")
+  })
+})
+
+describe("the simulation runs with the signature, not with an allowance filled in", () => {
+  test("a permitAndCall whose permit the token refuses reverts in the simulation; with the allowance filled in it would have passed", async () => {
+    const account = 6
+    const sender = testAccounts[account]!.address
+    const trade = { tokenIn: "USDC", tokenOut: "EURC", amountIn: 50n * E6 } as const
+    const d = deadline()
+    const typedData = (await s.post("swap", requestOf(trade, sender, { deadline: d }))).body.permit.typedData
+    const signature = await sign(account, typedData)
+    const swap = (await s.post("swap", requestOf(trade, sender, { deadline: d, permit: { value: typedData.message.value, deadline: d, signature } }))).body
+    expect(swap.simulated).toBe(true)
+    const { permit, call } = decodePermitAndCall(swap.tx.data)
+    const simulator = await Effect.runPromise(Effect.flatMap(makeRpc({ urls: [s.devnet.node.rpcUrl], chainId: s.manifest.chainId, multicall3: s.manifest.multicall3 as Address }), makeSimulator))
+    const block = await client().getBlock()
+    const simulate = (data: Hex, allowance: boolean) =>
+      Effect.runPromise(simulator.simulateExecute({ sender, executor: executor(), data, value: 0n, block: { number: block.number, timestamp: block.timestamp }, pulls: { token: permit.token, amount: 50n * E6, allowance } }))
+    expect((await simulate(swap.tx.data, false)).ok).toBe(true)
+    // the same call with a permit the token refuses (its deadline is not the one signed)
+    const refused = encodePermitAndCall({ token: permit.token, value: permit.value, deadline: permit.deadline + 1n, signature }, call)
+    expect((await simulate(refused, false)).ok).toBe(false)
+    expect((await simulate(refused, true)).ok).toBe(true)
+  })
+})
+
+describe("the chain's clock", () => {
+  test("a permit deadline past on the chain, though not yet by the service's clock: permit.deadline", async () => {
+    const account = 6
+    const sender = testAccounts[account]!.address
+    const trade = { tokenIn: "EURC", tokenOut: "USDT", amountIn: 250n * E6 } as const
+    const d = deadline()
+    const typedData = (await s.post("swap", requestOf(trade, sender, { deadline: d }))).body.permit.typedData
+    const permitDeadline = Math.floor(Date.now() / 1000) + 120
+    const signature = await sign(account, { ...typedData, message: { ...typedData.message, deadline: String(permitDeadline) } })
+    // the chain's time moves ahead of the wall clock (and of the permit's deadline)
+    await client().request({ method: "evm_setNextBlockTimestamp" as never, params: [permitDeadline + 60] as never })
+    await client().request({ method: "evm_mine" as never, params: [] as never })
+    const head = await client().getBlockNumber()
+    let res = await s.post("swap", requestOf(trade, sender, { deadline: d, permit: { value: typedData.message.value, deadline: permitDeadline, signature } }))
+    // the market catches up with the head block first
+    for (let i = 0; i < 50 && res.status === 200 && BigInt(res.body.blockNumber) < head; i++) {
+      await Bun.sleep(50)
+      res = await s.post("swap", requestOf(trade, sender, { deadline: d, permit: { value: typedData.message.value, deadline: permitDeadline, signature } }))
+    }
+    expect(res.status).toBe(400)
+    expect(res.body.error.message).toStartWith(`permit.deadline: ${permitDeadline} has passed on the chain (block`)
   })
 })
