@@ -292,9 +292,9 @@ export interface components {
                 spender: string;
                 /** @description what the transaction takes: amountIn, or maxAmountIn for exact output (a non-negative integer in the token's smallest unit, as a decimal string) */
                 value: string;
-                /** @description the token's nonces(sender) at blockNumber (a non-negative integer in the token's smallest unit, as a decimal string) */
+                /** @description the token's nonces(sender) at blockNumber (a decimal string) */
                 nonce: string;
-                /** @description the swap's deadline, Unix seconds (a non-negative integer in the token's smallest unit, as a decimal string) */
+                /** @description the swap's deadline, Unix seconds (a decimal string) */
                 deadline: string;
             };
         };

@@ -89,8 +89,8 @@ const PermitTypedData = Schema.Struct({
     owner: addressJson("the sender"),
     spender: addressJson("the route executor"),
     value: amountJson("what the transaction takes: amountIn, or maxAmountIn for exact output"),
-    nonce: amountJson("the token's nonces(sender) at blockNumber"),
-    deadline: amountJson("the swap's deadline, Unix seconds"),
+    nonce: blockNumberJson("the token's nonces(sender) at blockNumber"),
+    deadline: blockNumberJson("the swap's deadline, Unix seconds"),
   }).annotations({ description: "EIP-2612's Permit; integers are decimal strings" }),
 }).annotations({ identifier: "PermitTypedData", description: "EIP-712 typed data for eth_signTypedData_v4 (viem signTypedData)" })
 
