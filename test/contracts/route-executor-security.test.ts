@@ -1,8 +1,10 @@
-// RouteExecutor against a token that fights back: it re-enters execute and forges swap and
+// RouteExecutor against a token that fights back: it re-enters execute (directly or through
+// permitAndCall) and forges swap and
 // unlock callbacks from inside its own transfers, trying to spend a victim's approval.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { encodeAbiParameters, encodeFunctionData, getAddress, type Address, type Hex } from "viem"
 import { decodeExecutorError, encodeExecute, routeExecutorAbi, type ExecuteParams } from "../../src/chain/execute-call.ts"
+import { encodePermitAndCall, type SignedPermit } from "../../src/chain/permit-call.ts"
 import type { Route } from "../../src/chain/route-encoding.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { freshAddress, revertData, setupFixture, splitFees, USDC, users, type Fixture } from "./executor-fixture.ts"
@@ -90,6 +92,46 @@ describe("a token that re-enters", () => {
     expect(receipt.status).toBe("success")
     const attack = await lastAttack()
     expect(attack.count).toBeGreaterThan(0n)
+    expect(attack.succeeded).toBe(false)
+    expect(attack.error?.name).toBe("Reentrancy")
+    expect(await f.balance(USDC, p.recipient)).toBe(amountOut)
+    expect(await f.balance(USDC, victim)).toBe(victimBefore)
+    expect(await f.balance(evil, f.executor)).toBe(0n)
+  })
+
+  // a permit nobody signed: the token refuses it, and permitAndCall goes on to its call
+  const junkPermit: SignedPermit = { token: USDC, value: 1n, deadline: 0n, signature: `0x${"11".repeat(64)}1b` }
+
+  test("permitAndCall from inside a transfer fails with Reentrancy; the outer swap completes exactly", async () => {
+    const inner = encodePermitAndCall(junkPermit, encodeExecute(await params({ tokenIn: USDC, tokenOut: evil, amountIn: 10n ** 9n, route: usdcToEvil() })))
+    await setAttack(f.executor, inner)
+    const amountIn = 10n ** 20n
+    const route = evilToUsdc()
+    const { amountOut } = splitFees(await f.quoteRoute(route, amountIn), bps, 0)
+    const p = await params({ tokenIn: evil, tokenOut: USDC, amountIn, route })
+    const victimBefore = await f.balance(USDC, victim)
+    const countBefore = (await lastAttack()).count
+    expect((await f.execute(user, p)).status).toBe("success")
+    const attack = await lastAttack()
+    expect(attack.count).toBeGreaterThan(countBefore)
+    expect(attack.succeeded).toBe(false)
+    expect(attack.error?.name).toBe("Reentrancy")
+    expect(await f.balance(USDC, p.recipient)).toBe(amountOut)
+    expect(await f.balance(USDC, victim)).toBe(victimBefore)
+  })
+
+  test("a swap run through permitAndCall is not reentrant either: execute from inside its transfer fails with Reentrancy", async () => {
+    const inner = encodeExecute(await params({ tokenIn: USDC, tokenOut: evil, amountIn: 10n ** 9n, route: usdcToEvil() }))
+    await setAttack(f.executor, inner)
+    const amountIn = 10n ** 20n
+    const route = evilToUsdc()
+    const { amountOut } = splitFees(await f.quoteRoute(route, amountIn), bps, 0)
+    const p = await params({ tokenIn: evil, tokenOut: USDC, amountIn, route })
+    const victimBefore = await f.balance(USDC, victim)
+    const countBefore = (await lastAttack()).count
+    expect((await f.send(user, f.executor, encodePermitAndCall(junkPermit, encodeExecute(p)))).status).toBe("success")
+    const attack = await lastAttack()
+    expect(attack.count).toBeGreaterThan(countBefore)
     expect(attack.succeeded).toBe(false)
     expect(attack.error?.name).toBe("Reentrancy")
     expect(await f.balance(USDC, p.recipient)).toBe(amountOut)

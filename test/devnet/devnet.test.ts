@@ -227,11 +227,18 @@ describe("accounts and feeds", () => {
     }
   })
 
-  test("token behaviours are in the manifest", () => {
+  test("token behaviours and permit domains are in the manifest", () => {
     expect(devnet.manifest.tokens.TAX!.behavior).toBe("fee-on-transfer")
     expect(devnet.manifest.tokens.REB!.behavior).toBe("rebasing")
     expect(devnet.manifest.tokens.EURC!.behavior).toBeUndefined()
-    expect(devnet.manifest.tokens.USDC).toEqual({ address: USDC_ADDRESS, decimals: 6, native: "0x0000000000000000000000000000000000000000" })
+    expect(devnet.manifest.tokens.EURC!.permit).toEqual({ name: "EURC", version: "2" })
+    expect(devnet.manifest.tokens.USDT!.permit).toBeUndefined()
+    expect(devnet.manifest.tokens.USDC).toEqual({
+      address: USDC_ADDRESS,
+      decimals: 6,
+      native: "0x0000000000000000000000000000000000000000",
+      permit: { name: "USDC", version: "2" },
+    })
   })
 })
 

@@ -36,7 +36,10 @@ const manifest: Manifest = {
   executor: address("1"),
   owner: { address: address("2"), privateKey: `0x${"ab".repeat(32)}` },
   feeCollector: address("3"),
-  tokens: { USDC: { address: `0x36${"0".repeat(38)}`, decimals: 6, native: address("0") } },
+  tokens: {
+    USDC: { address: `0x36${"0".repeat(38)}`, decimals: 6, native: address("0"), permit: { name: "USDC", version: "2" } },
+    EURC: { address: address("e"), decimals: 6, permit: { name: "EURC", version: "2" } },
+  },
   dexes: {
     "uniswap-v2": { kind: "uniswap-v2", factory: address("4") },
     "uniswap-v3": { kind: "uniswap-v3", factory: address("5"), quoter: address("6") },
@@ -129,5 +132,15 @@ describe("venues", () => {
     expect(decodeManifest(json).dexes["uniswap-v2"]).toEqual({ kind: "uniswap-v2", factory: address("4") })
     delete json.dexes["arcade-v2"].kind
     expect(() => decodeManifest(json)).toThrow()
+  })
+
+  test("a token's permit domain is read as { name, version }; any other shape is refused", () => {
+    const json = JSON.parse(JSON.stringify(manifest))
+    expect(decodeManifest(json).tokens.EURC!.permit).toEqual({ name: "EURC", version: "2" })
+    expect(decodeManifest(json).tokens.USDC!.permit).toEqual({ name: "USDC", version: "2" })
+    for (const permit of [true, { name: "EURC" }, { name: "EURC", version: 2 }]) {
+      json.tokens.EURC.permit = permit
+      expect(() => decodeManifest(json)).toThrow()
+    }
   })
 })

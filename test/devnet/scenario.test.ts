@@ -83,6 +83,22 @@ describe("scenario refusals", () => {
     )
   })
 
+  test("permit: true or false; anything else, or a permit on a token that is not standard, is refused by the entry", () => {
+    const plan = (permit: unknown) =>
+      planScenario(parseScenario(JSON.stringify({ ...base, tokens: [{ symbol: "EURC", decimals: 6, permit }, base.tokens[1]] })), addressOf)
+    const permits = (p: ReturnType<typeof plan>) => Object.fromEntries(p.tokens.map((t) => [t.symbol, t.permit]))
+    expect(permits(plan(true))).toEqual({ EURC: true, cirBTC: false })
+    expect(permits(plan(false))).toEqual({ EURC: false, cirBTC: false })
+    for (const permit of ["true", 1, null, { name: "EURC" }]) {
+      expect(refusal({ ...base, tokens: [base.tokens[0], { symbol: "cirBTC", decimals: 8, permit }] })).toBe(
+        `tokens[1] (cirBTC): permit must be true or false, not ${JSON.stringify(permit)}`,
+      )
+    }
+    expect(refusal({ ...base, tokens: [...base.tokens, { symbol: "TAX", decimals: 18, behavior: "fee-on-transfer", feeBps: 100, permit: true }] })).toBe(
+      "tokens[2] (TAX): permit applies only to a standard token, not to a fee-on-transfer one",
+    )
+  })
+
   test("a symbol defined twice, USDC included", () => {
     expect(refusal({ ...base, tokens: [...base.tokens, { symbol: "USDC", decimals: 6 }] })).toContain("tokens[2] (USDC)")
   })
