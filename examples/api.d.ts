@@ -173,6 +173,15 @@ export interface components {
             tokenIn: components["schemas"]["Address"];
             tokenOut: components["schemas"]["Address"];
         };
+        /** @description the sender's EIP-2612 permit for the route executor instead of an approval (ERC-20 tokenIn that implements EIP-2612): sign /swap's permit.typedData, then send its value and deadline with the signature */
+        PermitSignature: {
+            /** @description the permit message's value as signed (at least what the transaction takes: amountIn, or maxAmountIn for exact output): a string of digits, or a JSON number up to 2^53 */
+            value: string | number;
+            /** @description the permit message's deadline as signed, Unix seconds, in the future: a string of digits, or a JSON number up to 2^53 */
+            deadline: string | number;
+            /** @description the sender's EIP-712 signature of the Permit (owner = sender, spender = the route executor, the token's current nonce): 65 bytes, or 64 (EIP-2098), hex */
+            signature: string;
+        };
         SwapResponse: {
             /**
              * @description the chain the service serves: 5042 (Arc) or 5042002 (Arc testnet)
@@ -219,6 +228,7 @@ export interface components {
             deadline: number;
             tx: components["schemas"]["Transaction"];
             approval: components["schemas"]["Approval"] | null;
+            permit: components["schemas"]["Permit"] | null;
             /** @description true when the exact transaction was simulated from the sender and succeeded */
             simulated: boolean;
             issues: components["schemas"]["SenderIssues"] | null;
@@ -237,11 +247,56 @@ export interface components {
             gas: components["schemas"]["Amount"] | null;
         };
         HexData: string;
-        /** @description the allowance the sender needs (ERC-20 input); null for native input */
+        /** @description the allowance the sender needs (ERC-20 input); null for native input, and when the request carries a permit */
         Approval: {
             token: components["schemas"]["Address"];
             spender: components["schemas"]["Address"];
             amount: components["schemas"]["Amount"];
+        };
+        /** @description the permit to sign instead of sending the approval: present when tokenIn implements EIP-2612 and the sender's allowance to the executor is below what the transaction takes; send /swap again with permit { value, deadline, signature } and tx then needs no approval. null otherwise, when the request carried a permit, or when the allowance could not be read */
+        Permit: {
+            typedData: components["schemas"]["PermitTypedData"];
+        };
+        /** @description EIP-712 typed data for eth_signTypedData_v4 (viem signTypedData) */
+        PermitTypedData: {
+            domain: {
+                /** @description the token's EIP-712 domain name */
+                name: string;
+                /** @description the token's EIP-712 domain version */
+                version: string;
+                /**
+                 * int
+                 * @description the chain served, as a number
+                 */
+                chainId: number;
+                /** @description tokenIn */
+                verifyingContract: string;
+            };
+            types: {
+                EIP712Domain: {
+                    name: string;
+                    type: string;
+                }[];
+                Permit: {
+                    name: string;
+                    type: string;
+                }[];
+            };
+            /** @enum {string} */
+            primaryType: "Permit";
+            /** @description EIP-2612's Permit; integers are decimal strings */
+            message: {
+                /** @description the sender */
+                owner: string;
+                /** @description the route executor */
+                spender: string;
+                /** @description what the transaction takes: amountIn, or maxAmountIn for exact output (a non-negative integer in the token's smallest unit, as a decimal string) */
+                value: string;
+                /** @description the token's nonces(sender) at blockNumber (a decimal string) */
+                nonce: string;
+                /** @description the swap's deadline, Unix seconds (a decimal string) */
+                deadline: string;
+            };
         };
         /** @description the sender's real balance and allowance at blockNumber, each when it falls short (null otherwise); the simulation fills them in. null when they could not be read */
         SenderIssues: {
@@ -733,6 +788,7 @@ export interface operations {
                     deadline?: number;
                     /** @description the quoteId of a /quote for the same tokens, amount and fee, at most 5 minutes old: the answer's priceChangeBps compares against it */
                     quoteId?: string;
+                    permit?: components["schemas"]["PermitSignature"];
                 } & (unknown | unknown);
             };
         };

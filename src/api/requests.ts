@@ -3,10 +3,10 @@
 // recipient, USDC to USDC, sender and recipient, deadline). The result is typed,
 // with checksummed addresses, bigint amounts and defaults applied.
 import { Either, ParseResult, Schema } from "effect"
-import type { Address } from "viem"
-import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../domain/index.ts"
+import type { Address, Hex } from "viem"
+import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isNativePlaceholder, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../domain/index.ts"
 import { JsonNumber } from "./body.ts"
-import { InvalidRequest, type SwapRequest } from "../swap/index.ts"
+import { InvalidRequest, type PermitSignature, type SwapRequest } from "../swap/index.ts"
 import type { QuoteRequest } from "../domain/index.ts"
 
 export const DEFAULT_SLIPPAGE_BPS = 50
@@ -170,6 +170,37 @@ const sourceNamesField = (description: string) =>
     description,
   })
 
+const HEX_SIGNATURE = /^0x([0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/
+const parseSignature = (u: unknown): Either.Either<Hex, string> =>
+  typeof u === "string" && HEX_SIGNATURE.test(u)
+    ? Either.right(u.toLowerCase() as Hex)
+    : Either.left(`must be the permit's signature as hex: 65 bytes (r, s, v) or 64 (EIP-2098), got ${describeValue(u)}`)
+
+// the permit's value and deadline are uint256 like amounts: digits, or a JSON number up to 2^53
+const permitFields = {
+  value: fieldOf(Schema.BigIntFromSelf, parseAmount, {
+    description: "the permit message's value as signed (at least what the transaction takes: amountIn, or maxAmountIn for exact output): a string of digits, or a JSON number up to 2^53",
+    oneOf: [{ type: "string", pattern: "^[0-9]{1,78}$" }, { type: "integer", minimum: 1, maximum: 2 ** 53 }],
+  }),
+  deadline: fieldOf(Schema.BigIntFromSelf, parseAmount, {
+    description: "the permit message's deadline as signed, Unix seconds, in the future: a string of digits, or a JSON number up to 2^53",
+    oneOf: [{ type: "string", pattern: "^[0-9]{1,78}$" }, { type: "integer", minimum: 1, maximum: 2 ** 53 }],
+  }),
+  signature: fieldOf(Schema.String as unknown as Schema.Schema<Hex>, parseSignature, {
+    type: "string",
+    pattern: HEX_SIGNATURE.source,
+    description: "the sender's EIP-712 signature of the Permit (owner = sender, spender = the route executor, the token's current nonce): 65 bytes, or 64 (EIP-2098), hex",
+  }),
+}
+const PermitField = Schema.Struct(permitFields).annotations({
+  identifier: "PermitSignature",
+  description: "the sender's EIP-2612 permit for the route executor instead of an approval (ERC-20 tokenIn that implements EIP-2612): sign /swap's permit.typedData, then send its value and deadline with the signature",
+})
+const decodePermitField = Schema.decodeUnknownEither(PermitField, { errors: "all", onExcessProperty: "error" })
+/** A permit object whose every field is valid; the schema names the first problem otherwise. */
+const parsePermit = (u: unknown): Either.Either<PermitSignature, string> =>
+  Either.mapLeft(decodePermitField(u), () => "invalid permit")
+
 const QUOTE_ID = /^[A-Za-z0-9_-]{1,512}$/
 const parseQuoteId = (u: unknown): Either.Either<string, string> =>
   typeof u === "string" && QUOTE_ID.test(u) ? Either.right(u) : Either.left(`must be a quoteId returned by POST /quote, got ${describeValue(u)}`)
@@ -200,11 +231,12 @@ export const SwapBody = Schema.Struct({
     pattern: QUOTE_ID.source,
     description: "the quoteId of a /quote for the same tokens, amount and fee, at most 5 minutes old: the answer's priceChangeBps compares against it",
   })),
+  permit: Schema.optional(PermitField),
 })
 
-const OPTIONAL = new Set(["amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "recipient", "deadline", "quoteId"])
+const OPTIONAL = new Set(["amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "recipient", "deadline", "quoteId", "permit"])
 /** the order fields are reported in when several are wrong: the spec's tables, then the later fields */
-const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline", "includeSources", "excludeSources", "quoteId"]
+const FIELD_ORDER = ["tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "sender", "recipient", "deadline", "includeSources", "excludeSources", "quoteId", "permit"]
 
 const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
@@ -225,7 +257,7 @@ const quoteParsers: FieldParsers = {
   includeSources: parseSourceNames,
   excludeSources: parseSourceNames,
 }
-const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline, quoteId: parseQuoteId }
+const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline, quoteId: parseQuoteId, permit: parsePermit }
 const QUOTE_REQUIRED = ["tokenIn", "tokenOut"] as const
 const SWAP_REQUIRED = [...QUOTE_REQUIRED, "sender"] as const
 
@@ -379,7 +411,13 @@ export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Ei
       const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
       if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
       if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)
-      const swap: SwapRequest = { ...quote, sender: f.sender, recipient, deadline }
+      if (f.permit !== undefined) {
+        if (isNativePlaceholder(f.tokenIn)) {
+          return fail("permit: native USDC input is paid with tx.value and takes no permit (a permit is for an ERC-20 tokenIn, such as the ERC-20 USDC 0x3600…0000)")
+        }
+        if (f.permit.deadline <= BigInt(rules.nowSeconds)) return fail(`permit.deadline: ${f.permit.deadline} has passed (now is ${rules.nowSeconds}); sign a new permit`)
+      }
+      const swap: SwapRequest = { ...quote, sender: f.sender, recipient, deadline, ...(f.permit !== undefined ? { permit: f.permit } : {}) }
       return Either.right(f.quoteId === undefined ? swap : { ...swap, quoteId: f.quoteId })
     }))
 

@@ -68,7 +68,35 @@ const Tx = Schema.Struct({
 
 const Approval = Schema.Struct({ token: AddressJson, spender: AddressJson, amount: AmountJson }).annotations({
   identifier: "Approval",
-  description: "the allowance the sender needs (ERC-20 input); null for native input",
+  description: "the allowance the sender needs (ERC-20 input); null for native input, and when the request carries a permit",
+})
+
+const TypedDataField = Schema.Struct({ name: Schema.String, type: Schema.String })
+
+const PermitTypedData = Schema.Struct({
+  domain: Schema.Struct({
+    name: Schema.String.annotations({ description: "the token's EIP-712 domain name" }),
+    version: Schema.String.annotations({ description: "the token's EIP-712 domain version" }),
+    chainId: Schema.Number.pipe(Schema.int()).annotations({ description: "the chain served, as a number" }),
+    verifyingContract: addressJson("tokenIn"),
+  }),
+  types: Schema.Struct({
+    EIP712Domain: Schema.Array(TypedDataField),
+    Permit: Schema.Array(TypedDataField),
+  }),
+  primaryType: Schema.Literal("Permit"),
+  message: Schema.Struct({
+    owner: addressJson("the sender"),
+    spender: addressJson("the route executor"),
+    value: amountJson("what the transaction takes: amountIn, or maxAmountIn for exact output"),
+    nonce: blockNumberJson("the token's nonces(sender) at blockNumber"),
+    deadline: blockNumberJson("the swap's deadline, Unix seconds"),
+  }).annotations({ description: "EIP-2612's Permit; integers are decimal strings" }),
+}).annotations({ identifier: "PermitTypedData", description: "EIP-712 typed data for eth_signTypedData_v4 (viem signTypedData)" })
+
+const Permit = Schema.Struct({ typedData: PermitTypedData }).annotations({
+  identifier: "Permit",
+  description: "the permit to sign instead of sending the approval: present when tokenIn implements EIP-2612 and the sender's allowance to the executor is below what the transaction takes; send /swap again with permit { value, deadline, signature } and tx then needs no approval. null otherwise, when the request carried a permit, or when the allowance could not be read",
 })
 
 const BalanceIssue = Schema.Struct({
@@ -99,6 +127,7 @@ export const SwapResponseJson = Schema.Struct({
   deadline: Schema.Number.pipe(Schema.int()).annotations({ description: "Unix seconds after which the transaction reverts" }),
   tx: Tx,
   approval: Schema.NullOr(Approval),
+  permit: Schema.NullOr(Permit),
   simulated: Schema.Boolean.annotations({ description: "true when the exact transaction was simulated from the sender and succeeded" }),
   issues: Schema.NullOr(Issues),
   priceChangeBps: Schema.NullOr(Schema.Number.pipe(Schema.int())).annotations({

@@ -63,6 +63,13 @@ export const swapInconsistency = (request: SwapRequest, s: SwapResponse, executo
   if (s.tx.value < 0n || (s.tx.gas !== null && s.tx.gas <= 0n)) return "tx value or gas out of range"
   if (s.simulated !== (s.tx.gas !== null)) return "tx.gas must be set exactly when simulated"
   if (s.approval !== null && (!same(s.approval.spender, executor) || !same(s.approval.token, request.tokenIn))) return "approval is not for tokenIn to the executor"
+  if (request.permit !== undefined && (s.approval !== null || s.permit !== null)) return "a swap with a permit answers no approval and no permit"
+  if (s.permit !== null) {
+    const { domain, message } = s.permit.typedData
+    if (!same(domain.verifyingContract, request.tokenIn) || domain.chainId !== request.chainId) return "permit domain is not tokenIn's on this chain"
+    if (!same(message.owner, request.sender) || !same(message.spender, executor)) return "permit is not from the sender to the executor"
+    if (message.value !== s.maxAmountIn || message.deadline !== BigInt(request.deadline)) return "permit value or deadline is not the transaction's"
+  }
   return undefined
 }
 

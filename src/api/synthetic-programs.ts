@@ -77,7 +77,8 @@ export const syntheticSwap = (request: SwapRequest): SwapResponse => {
     recipient: request.recipient,
     deadline: request.deadline,
     tx: { to: SYNTHETIC.executor, data: "0x5e1ec7ed", value: native ? quote.maxAmountIn : 0n, gas: SYNTHETIC.simulatedGas },
-    approval: native ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: quote.maxAmountIn },
+    approval: native || request.permit !== undefined ? null : { token: request.tokenIn, spender: SYNTHETIC.executor, amount: quote.maxAmountIn },
+    permit: null,
     simulated: true,
     issues: { balance: null, allowance: null },
   }

@@ -17,8 +17,12 @@ export interface SimulateExecute {
   readonly data: Hex
   /** native value sent (native input) */
   readonly value: bigint
-  /** the ERC-20 the executor pulls from the sender; undefined for native input */
-  readonly pulls?: { readonly token: Address; readonly amount: bigint }
+  /**
+   * the ERC-20 the executor pulls from the sender, its balance filled in, and its allowance to the
+   * executor unless `allowance` is false (the call carries the sender's permit); undefined for
+   * native input
+   */
+  readonly pulls?: { readonly token: Address; readonly amount: bigint; readonly allowance?: boolean }
   /** the block the route was priced at: the call runs on its state, as the block after it */
   readonly block: { readonly number: bigint; readonly timestamp: bigint }
   /** also find the least gas limit at which the call succeeds */
@@ -106,7 +110,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
           const stateDiff: { slot: Hex; value: Hex }[] = []
           if (token.toLowerCase() === USDC_ERC20) spentPerCall += amount * USDC_NATIVE_SCALE
           else if (found.balance !== undefined) stateDiff.push({ slot: balanceKey(found.balance, params.sender), value: numberToHex(amount, { size: 32 }) })
-          if (found.allowance !== undefined) {
+          if (found.allowance !== undefined && params.pulls.allowance !== false) {
             stateDiff.push({ slot: allowanceKey(found.allowance, params.sender, params.executor), value: numberToHex(amount, { size: 32 }) })
           }
           if (stateDiff.length > 0) state.push({ address: token, stateDiff })

@@ -6,6 +6,7 @@ import type { Address, Hex } from "viem"
 import type { ArcChainId } from "../domain/index.ts"
 import type { SourcesAnswer, TokensAnswer } from "./catalog.ts"
 import type { QuoteError, SwapError } from "./errors.ts"
+import type { PermitToSign, PermitSignature } from "./permit.ts"
 import type { SenderIssues } from "./sender-issues.ts"
 import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
@@ -16,6 +17,11 @@ export interface SwapParties {
   readonly recipient: Address
   /** Unix seconds: in the future, at most one hour ahead; now + 20 minutes when not sent */
   readonly deadline: number
+  /**
+   * the sender's EIP-2612 permit for the executor, instead of an approval: tx then applies it and
+   * swaps in one transaction; only for an ERC-20 tokenIn that takes permits
+   */
+  readonly permit?: PermitSignature
 }
 
 export type SwapRequest = QuoteRequest & SwapParties
@@ -41,8 +47,14 @@ export interface SwapResponse extends QuoteResponse {
   readonly recipient: Address
   readonly deadline: number
   readonly tx: SwapTx
-  /** null for native input */
+  /** null for native input, and when the request carries a permit */
   readonly approval: Approval | null
+  /**
+   * the permit to sign instead of sending the approval: tokenIn takes EIP-2612 permits and the
+   * sender's allowance to the executor is below what the transaction takes; null otherwise (and
+   * when the request carries a permit, or the sender's allowance could not be read)
+   */
+  readonly permit: { readonly typedData: PermitToSign } | null
   readonly simulated: boolean
   /** the sender's real balance and allowance at the priced block where they fall short; null when they could not be read */
   readonly issues: SenderIssues | null

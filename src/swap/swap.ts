@@ -1,18 +1,20 @@
 // The swap program: the quote, priced again; execute(...) encoded; simulated
 // from the sender with the balance and allowance it will have; the
-// transaction and the approval it needs.
+// transaction and the approval it needs, or the permit to sign instead; with a
+// signed permit, the transaction that applies it and swaps.
 import { Effect, Fiber, Metric } from "effect"
 import { decodeErrorResult, type Hex } from "viem"
-import { Internal, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
+import { Internal, InvalidRequest, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
+import { canonicalSignature, checkPermitSignature, permitToSign } from "./permit.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
-import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, executeValue } from "../chain/index.ts"
+import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue } from "../chain/index.ts"
 import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
-import type { Tokens } from "../tokens/index.ts"
+import { Tokens } from "../tokens/index.ts"
 import { priceRequest, type QuoteServices } from "./quote.ts"
 
 /**
@@ -99,13 +101,31 @@ export const swapProgram = (
     // candidate only: the own router's, see sourceRequest)
     const takes = request.tradeType === "exactInput" ? request.amountIn : priced.respond(priced.candidates[0]!).maxAmountIn
     const value = executeValue({ tokenIn: request.tokenIn, amountIn: takes })
-    const approval = priced.tokenIn.native ? null : { token: request.tokenIn, spender: executor, amount: takes }
+    const permit = request.permit
+    // whether tokenIn takes EIP-2612 permits, and their domain (native USDC never does)
+    const permitDomain = priced.tokenIn.native
+      ? null
+      : yield* (yield* Tokens).permitDomain(priced.tokenIn.erc20Address).pipe(
+          Effect.catchTag("RpcError", (e) => Effect.fail(new Unavailable({ detail: `tokenIn's permit domain could not be read: ${e.message}`, retryAfterSeconds: 1 }))),
+        )
+    if (permit !== undefined) {
+      if (priced.tokenIn.native) return yield* new InvalidRequest({ message: "permit: native USDC input is paid with tx.value and takes no permit (a permit is for the ERC-20 USDC 0x3600…0000)" })
+      if (permitDomain === null) return yield* new InvalidRequest({ message: `permit: ${priced.tokenIn.symbol || request.tokenIn} does not implement EIP-2612 permits; send /swap without permit and approve the executor (approval)` })
+      if (permit.value < takes) {
+        return yield* new InvalidRequest({ message: `permit.value: ${permit.value} is below what the transaction takes, ${takes} (${request.tradeType === "exactInput" ? "amountIn" : "maxAmountIn"} at block ${priced.world.blockNumber}); sign a permit for at least that much` })
+      }
+      // the token compares the deadline with the chain's time, which may run ahead of this service's clock
+      if (permit.deadline <= priced.world.blockTimestamp) {
+        return yield* new InvalidRequest({ message: `permit.deadline: ${permit.deadline} has passed on the chain (block ${priced.world.blockNumber}'s time is ${priced.world.blockTimestamp}); sign a new permit` })
+      }
+    }
+    const approval = priced.tokenIn.native || permit !== undefined ? null : { token: request.tokenIn, spender: executor, amount: takes }
     // the sender's real funds at the priced block, read while the routes are simulated
     const funds = yield* Effect.fork(
       senderFunds({
         sender: request.sender,
         blockNumber: priced.world.blockNumber,
-        ...(approval !== null ? { token: { address: priced.tokenIn.erc20Address, spender: executor } } : {}),
+        ...(!priced.tokenIn.native ? { token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null } } : {}),
       }).pipe(
         Effect.map((f): SenderFunds | undefined => f),
         Effect.catchTag("RpcError", (e) =>
@@ -115,20 +135,46 @@ export const swapProgram = (
         ),
       ),
     )
+    // a signed permit must recover to the sender at the token's current nonce before a transaction carries it
+    const permitCall = permit === undefined || permitDomain === null
+      ? undefined
+      : yield* Effect.gen(function* () {
+          const canonical = canonicalSignature(permit.signature)
+          if ("problem" in canonical) return yield* new InvalidRequest({ message: `permit.signature: ${canonical.problem}` })
+          const signature = canonical.signature
+          const f = yield* Fiber.join(funds)
+          if (f === undefined || f.permitNonce === undefined) {
+            return yield* new Unavailable({ detail: "the sender's permit nonce could not be read, the node cannot be reached", retryAfterSeconds: 1 })
+          }
+          const problem = yield* Effect.promise(() =>
+            checkPermitSignature({ domain: permitDomain, sender: request.sender, executor, permit, signature, nonce: f.permitNonce!, allowance: f.allowance ?? 0n }),
+          )
+          if (problem !== undefined) return yield* new InvalidRequest({ message: `permit.signature: ${problem}` })
+          return { token: priced.tokenIn.erc20Address, value: permit.value, deadline: permit.deadline, signature }
+        })
     const inputKind: InputKind = priced.tokenIn.native ? "native" : priced.tokenIn.erc20Address.toLowerCase() === USDC_ERC20.toLowerCase() ? "usdc" : "erc20"
     /** The answer with the sender's shortfalls, at the gas the transaction is sent with. */
     const withIssues = (response: SwapResponse): Effect.Effect<SwapResponse, Internal> =>
-      Effect.map(Fiber.join(funds), (f) => ({
-        ...response,
-        issues: f === undefined ? null : senderIssues({
+      Effect.map(Fiber.join(funds), (f) => {
+        const issues = f === undefined ? null : senderIssues({
           token: request.tokenIn,
           kind: inputKind,
           spender: executor,
           amountIn: takes,
           gasWei: (response.tx.gas ?? response.gasEstimate ?? 0n) * priced.world.baseFeeWei,
           funds: f,
-        }),
-      }))
+        })
+        // the permit the transaction carries sets the allowance itself
+        if (permit !== undefined) return { ...response, issues: issues === null ? null : { ...issues, allowance: null } }
+        const short = f?.allowance !== undefined && f.allowance < takes && f.permitNonce !== undefined && permitDomain !== null
+        return {
+          ...response,
+          issues,
+          permit: !short ? null : {
+            typedData: permitToSign(permitDomain, { owner: request.sender, spender: executor, value: takes, nonce: f.permitNonce!, deadline: BigInt(request.deadline) }),
+          },
+        }
+      })
 
     const encode = (route: SourceRoute, quote: { readonly minAmountOut: bigint; readonly maxAmountIn: bigint }) =>
       Effect.try({
@@ -143,9 +189,10 @@ export const swapProgram = (
             protocolFeeBps: priced.settings.protocolFeeBps,
             route: route.route,
           }
-          return request.tradeType === "exactInput"
+          const call = request.tradeType === "exactInput"
             ? encodeExecute({ ...common, amountIn: request.amountIn, minAmountOut: quote.minAmountOut })
             : encodeExecuteExactOutput({ ...common, amountOut: request.amountOut, maxAmountIn: quote.maxAmountIn })
+          return permitCall === undefined ? call : encodePermitAndCall(permitCall, call)
         },
         catch: (cause) => new Internal({ detail: `the executor call could not be encoded: ${String(cause)}`, cause }),
       })
@@ -163,7 +210,8 @@ export const swapProgram = (
           value,
           block,
           findGasLimit,
-          ...(approval !== null ? { pulls: { token: priced.tokenIn.erc20Address, amount: takes } } : {}),
+          // with a permit the allowance is the signature's to set: only the balance is filled in
+          ...(!priced.tokenIn.native ? { pulls: { token: priced.tokenIn.erc20Address, amount: takes, allowance: permit === undefined } } : {}),
         })
         .pipe(
           Effect.catchTag("RpcError", (e) =>
@@ -194,6 +242,7 @@ export const swapProgram = (
             deadline: request.deadline,
             tx: { to: executor, data, value, gas },
             approval,
+            permit: null,
             simulated: gas !== null,
             issues: null,
           },

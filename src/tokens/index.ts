@@ -8,4 +8,5 @@ export {
   type TokensConfig,
   type TokensService,
 } from "./tokens.ts"
+export { readPermitDomain, type PermitDomain } from "./permit-domain.ts"
 export { PROBE_RECEIVER } from "./routability.ts"

@@ -12,6 +12,7 @@ import {
   type Hex,
 } from "viem"
 import { read, Rpc, type RpcError, type Read } from "../chain/index.ts"
+import { readPermitDomain, type PermitDomain } from "./permit-domain.ts"
 import { makeRoutabilityCheck } from "./routability.ts"
 import { cleanSymbol } from "./symbol-text.ts"
 import {
@@ -64,6 +65,11 @@ export interface TokensService {
     token: Address,
     options?: { readonly holders?: readonly Address[] },
   ) => Effect.Effect<Routability, RpcError>
+  /**
+   * The EIP-712 domain the token's EIP-2612 permits are signed in, or null when it takes none
+   * (native USDC never does: ask with the ERC-20 address). Cached per token for ten minutes.
+   */
+  readonly permitDomain: (token: Address) => Effect.Effect<PermitDomain | null, RpcError>
 }
 
 const ERC20_ABI = parseAbi([
@@ -181,7 +187,15 @@ export const makeTokens = (config: TokensConfig = {}) =>
     const routability = (token: Address, options?: { readonly holders?: readonly Address[] }): Effect.Effect<Routability, RpcError> =>
       isUsdc(token) ? Effect.succeed(ROUTABLE) : getKept(routabilityCache, new RoutabilityQuestion({ token: token.toLowerCase(), holders: options?.holders ?? [] }), verified)
 
-    return { metadata, normalize: (address: string) => getKept(normalizedCache, address), routability } satisfies TokensService
+    // a token's domain is fixed at deployment unless it is an upgradeable proxy: asked again after a while
+    const permitDomainCache = yield* Cache.make({
+      capacity: CACHE_CAPACITY,
+      timeToLive: ROUTABILITY_TTL,
+      lookup: (token: string) => readPermitDomain(rpc, getAddress(token)),
+    })
+    const permitDomain = (token: Address) => (isNativePlaceholder(token) ? Effect.succeed(null) : getKept(permitDomainCache, token.toLowerCase()))
+
+    return { metadata, normalize: (address: string) => getKept(normalizedCache, address), routability, permitDomain } satisfies TokensService
   })
 
 export class Tokens extends Context.Tag("tokens/Tokens")<Tokens, TokensService>() {

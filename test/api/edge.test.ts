@@ -82,7 +82,7 @@ describe("answers", () => {
     })
   })
 
-  test("POST /swap: quote fields plus sender, recipient, deadline, tx, approval, simulated", async () => {
+  test("POST /swap: quote fields plus sender, recipient, deadline, tx, approval, permit, simulated", async () => {
     const before = Math.floor(Date.now() / 1000)
     const a = await post(api, "/api/v1/swap", swapBody(), auth())
     const after = Math.floor(Date.now() / 1000)
@@ -91,13 +91,14 @@ describe("answers", () => {
     expect(deadline).toBeGreaterThanOrEqual(before + 1200)
     expect(deadline).toBeLessThanOrEqual(after + 1200)
     expect(requestId).toBe(a.headers.get("x-request-id"))
-    expect(Object.keys(a.body)).toEqual([...Object.keys(QUOTE_JSON), "sender", "recipient", "deadline", "tx", "approval", "simulated", "issues", "priceChangeBps", "requestId"])
+    expect(Object.keys(a.body)).toEqual([...Object.keys(QUOTE_JSON), "sender", "recipient", "deadline", "tx", "approval", "permit", "simulated", "issues", "priceChangeBps", "requestId"])
     expect(rest).toEqual({
       ...QUOTE_JSON,
       sender: "0x1111111111111111111111111111111111111111",
       recipient: "0x1111111111111111111111111111111111111111",
       tx: { to: "0x5E1eC7eD00000000000000000000000000000001", data: "0x5e1ec7ed", value: "0", gas: "150000" },
       approval: { token: "0x3600000000000000000000000000000000000000", spender: "0x5E1eC7eD00000000000000000000000000000001", amount: "1000000" },
+      permit: null,
       simulated: true,
       issues: { balance: null, allowance: null },
       priceChangeBps: null,

@@ -53,7 +53,7 @@ describe("openapi.json", () => {
     expect(Object.keys(body("/api/v1/quote").properties)).toEqual(["tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources"])
     expect(body("/api/v1/swap").required).toEqual(["tokenIn", "tokenOut", "sender"])
     expect(Object.keys(body("/api/v1/swap").properties)).toEqual([
-      "tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline", "quoteId",
+      "tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline", "quoteId", "permit",
     ])
     expect(body("/api/v1/quote").additionalProperties).toBe(false)
   })
