@@ -102,11 +102,16 @@ export const swapProgram = (
     const takes = request.tradeType === "exactInput" ? request.amountIn : priced.respond(priced.candidates[0]!).maxAmountIn
     const value = executeValue({ tokenIn: request.tokenIn, amountIn: takes })
     const permit = request.permit
-    // whether tokenIn takes EIP-2612 permits, and their domain (native USDC never does)
+    // whether tokenIn takes EIP-2612 permits, and their domain (native USDC never does); without a
+    // permit to check, a node that cannot be reached only leaves the permit to sign out of the answer
     const permitDomain = priced.tokenIn.native
       ? null
       : yield* (yield* Tokens).permitDomain(priced.tokenIn.erc20Address).pipe(
-          Effect.catchTag("RpcError", (e) => Effect.fail(new Unavailable({ detail: `tokenIn's permit domain could not be read: ${e.message}`, retryAfterSeconds: 1 }))),
+          Effect.catchTag("RpcError", (e) =>
+            permit === undefined && unreachable(e)
+              ? Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read, the node cannot be reached: ${e.message}`), null)
+              : Effect.fail(new Unavailable({ detail: `tokenIn's permit domain could not be read: ${e.message}`, retryAfterSeconds: 1 })),
+          ),
         )
     if (permit !== undefined) {
       if (priced.tokenIn.native) return yield* new InvalidRequest({ message: "permit: native USDC input is paid with tx.value and takes no permit (a permit is for the ERC-20 USDC 0x3600…0000)" })

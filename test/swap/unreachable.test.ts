@@ -64,6 +64,8 @@ test("an unreachable node: /swap answers simulated false with tx.gas null, /quot
   expect(swap.status).toBe(200)
   expect(swap.body.simulated).toBe(false)
   expect(swap.body.tx.gas).toBeNull()
+  // USDC takes permits, but neither its domain nor the sender's nonce can be read: no permit to sign
+  expect(swap.body.permit).toBeNull()
   expect(swap.body.tx.to).toBe(m.executor)
   // the transaction still carries the quote's protections
   const decoded = decodeExecute(swap.body.tx.data)
