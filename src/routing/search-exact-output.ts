@@ -393,15 +393,18 @@ const bestOver = (
   options.push(...singles)
   if (maxSplits > 1) {
     // greedy growth depends on where it starts (a deep path may hold pools that two better ones share):
-    // from the least-input path, the best path at the trade's size, and the runner-up by input
+    // from the least-input path, the best path at the trade's size, the runner-up by input, and the
+    // path with the best spot rate (the first the optimal split draws on, though alone it may fall short)
     const starts: Candidate[] = []
+    let keen = cands[0]!
+    for (const c of cands) if (c.spot > keen.spot) keen = c
     const byInput = [...singles].sort((a, b) => a.input - b.input)
     if (first === undefined) {
       // no single path delivers it: splits start from the path that delivers the most
       first = cands[0]!
       for (const c of cands) if (pathMaxOut(c.curves) > pathMaxOut(first.curves)) first = c
     }
-    for (const c of [first, cands[0]!, byInput[1]?.paths[0]]) if (c !== undefined && !starts.includes(c)) starts.push(c)
+    for (const c of [first, cands[0]!, byInput[1]?.paths[0], keen]) if (c !== undefined && !starts.includes(c)) starts.push(c)
     for (const c of starts) {
       const x = c === first ? firstInput : (singles.find((o) => o.paths[0] === c)?.input ?? Number.POSITIVE_INFINITY)
       splitOptions(cands, c, x, Number.isFinite(x) ? x : scale, target, amountOut, maxSplits, gasRate, options)
@@ -416,6 +419,9 @@ const bestOver = (
   let best: Exact | undefined
   let evaluated = 0
   const done = new Set<Option>()
+  // growth from different starts often reaches the same split: each is recomputed once
+  const seen = new Set<string>()
+  const index = new Map(cands.map((c, k) => [c, k]))
   for (const option of options) {
     if (best !== undefined) {
       if (evaluated >= MAX_EXACT) break
@@ -423,6 +429,9 @@ const bestOver = (
       if (option.cost > bestTotal + (Math.abs(bestTotal) * 1e-6 + 64)) break
     }
     done.add(option)
+    const key = option.paths.map((p, i) => `${index.get(p)}:${option.bps[i]}`).sort().join(",")
+    if (seen.has(key)) continue
+    seen.add(key)
     const r = evaluateNearest(option, amountOut, gasPriceWei, convert)
     evaluated++
     if (r !== undefined && better(r, best)) best = r
