@@ -251,7 +251,7 @@ describe("random markets of every venue kind", () => {
           if (brute.single !== undefined) expect(x).toBeLessThanOrEqual(brute.single)
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 60, endOnFailure: true },
     )
     expect(routed).toBeGreaterThan(30)
     expect(split).toBeGreaterThan(3)
@@ -287,7 +287,7 @@ describe("random markets of every venue kind", () => {
           if (direct !== undefined) expect(x).toBeLessThanOrEqual(direct)
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 300, endOnFailure: true },
     )
   })
 })
@@ -324,6 +324,22 @@ describe("route shapes", () => {
     const direct = findBestRouteExactOutput(snap, { tokenIn: A, tokenOut: B, amountOut, maxHops: 1 })!
     expect(direct.splits[0]!.hops.length).toBe(1)
     expect(direct.amountIn).toBe(getAmountIn(amountOut, thin.reserve0, thin.reserve1, 30))
+  })
+
+  test("the best-priced paths split the output though the deepest path shares a pool with one of them", () => {
+    // A -> B direct and A -> C -> B over a good C/B pool: flat stable pools of a million each, neither
+    // delivers 1.8 million alone; the deep C/B pair delivers it alone through the same A/C hub, dearer
+    const hub = stable([A, C], [10_000_000n * E18, 10_000_000n * E18], [18, 18], 2000n, 1_000_000n)
+    const good = stable([C, B], [1_000_000n * E18, 1_000_000n * E18], [18, 18], 2000n, 1_000_000n)
+    const direct = stable([A, B], [1_000_000n * E18, 1_000_000n * E18], [18, 18], 2000n, 1_000_000n)
+    const deep = v2(C, B, 20_000_000n * E18, 20_000_000n * E18)
+    const snap = snapshotOf([hub, good, direct, deep])
+    const amountOut = 1_800_000n * E18
+    const r = findBestRouteExactOutput(snap, { tokenIn: A, tokenOut: B, amountOut, maxHops: 2 })!
+    const x = checkRoute(snap, A, B, amountOut, r, 2)
+    expect(r.splits.map((s) => s.hops.map((h) => h.pool)).sort()).toEqual([[direct.id], [hub.id, good.id]].sort())
+    const brute = bruteForce(snap, A, B, amountOut, 2)
+    expect(x * 10000n).toBeLessThanOrEqual(brute.best! * 10001n)
   })
 
   test("a stable hop pays a surplus above what the next hop takes; the route still delivers exactly", () => {
