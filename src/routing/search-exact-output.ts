@@ -436,12 +436,16 @@ const bestOver = (
     evaluated++
     if (r !== undefined && better(r, best)) best = r
   }
-  // dual check: every single path about as good as the best one, exactly (a route is never worse than one path)
+  // dual check: the single paths about as good as the best one, exactly (a route is never worse than one
+  // path); every direct pool among them, however many (on a trade of a few units the float estimates cannot
+  // see a pool's rounding, and the route is never worse than the best single pool)
   let checks = 0
   for (const option of singles) {
-    if (checks >= MAX_SINGLE_CHECKS || option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
-    checks++
+    if (option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
     if (done.has(option)) continue
+    const direct = option.paths[0]!.edges.length === 1
+    if (checks >= MAX_SINGLE_CHECKS && !direct) continue
+    checks++
     const r = evaluate(option, amountOut, gasPriceWei, convert)
     if (typeof r !== "number" && better(r, best)) best = r
   }
