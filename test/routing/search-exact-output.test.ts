@@ -253,8 +253,9 @@ describe("random markets of every venue kind", () => {
       ),
       { numRuns: 60, endOnFailure: true },
     )
-    expect(routed).toBeGreaterThan(30)
-    expect(split).toBeGreaterThan(3)
+    // the generator's coverage (150 seeds: 29 to 49 routed, 3 to 16 split); bounds a random seed cannot miss
+    expect(routed).toBeGreaterThan(20)
+    expect(split).toBeGreaterThan(1)
     expect([...kinds].sort()).toEqual(["curve-stableswap", "uniswap-v2", "uniswap-v3", "uniswap-v4"])
   }, 120_000)
 
@@ -340,6 +341,33 @@ describe("route shapes", () => {
     expect(r.splits.map((s) => s.hops.map((h) => h.pool)).sort()).toEqual([[direct.id], [hub.id, good.id]].sort())
     const brute = bruteForce(snap, A, B, amountOut, 2)
     expect(x * 10000n).toBeLessThanOrEqual(brute.best! * 10001n)
+  })
+
+  test("a trade of a few units costs no more than the best direct pool, though many two-hop paths rank above it", () => {
+    // X (6 decimals) -> M (18) on a V3 pool priced 1% in the buyer's favour, then M -> Y (6) on any of
+    // seven stable pools: every two-hop path looks cheaper as a float, but its V3 hop rounds its fee up to
+    // a whole unit of X; the direct stable pool X/Y, a little short of X, asks one unit less
+    const [M, X, Y] = [token(1), token(4), token(2)]
+    const base = Math.round(Math.log(1e-12) / Math.log(1.0001))
+    const tick = Math.round((base - 140) / 10) * 10
+    const l = 10n ** 18n
+    const lever = concentrated({
+      dex: "uniswap-v3", token0: M, token1: X, fee: 3000, tickSpacing: 10, tick,
+      positions: [
+        { lower: tick - 2000, upper: tick + 2000, liquidity: l * 10n },
+        { lower: tick - 50, upper: tick + 50, liquidity: l * 30n },
+      ],
+    })
+    const exits = Array.from({ length: 7 }, (_, k) => stable([M, Y], [(1_000_000n + BigInt(k)) * E18, 1_000_000n * E6], [18, 6], 200n, 1_000_000n))
+    const direct = stable([X, Y], [980_000n * E6, 1_000_000n * E6], [6, 6], 200n, 1_000_000n)
+    const snap = snapshotOf([lever, direct, ...exits])
+    const amountOut = 19n
+    const r = findBestRouteExactOutput(snap, { tokenIn: X, tokenOut: Y, amountOut, maxSplits: 1 })!
+    const x = checkRoute(snap, X, Y, amountOut, r)
+    expect(x).toBe(getDx(direct, 0, 1, amountOut))
+    // each two-hop path asks a unit more
+    const twoHop = ammIn(lever, 1, 0, ammIn(exits[0]!, 0, 1, amountOut)!.amountIn)!.amountIn
+    expect(twoHop).toBeGreaterThan(x)
   })
 
   test("a stable hop pays a surplus above what the next hop takes; the route still delivers exactly", () => {
