@@ -32,6 +32,8 @@ const DEFAULT_MAX_SPLITS = 4
 const MAX_SPLITS = 8
 /** split candidates tried when adding one more split */
 const TRY_PER_SPLIT = 3
+/** paths tried in place of each path of the best split */
+const SWAP_TRIES = 2
 /** options recomputed exactly at most (besides the single paths of the dual check) */
 const MAX_EXACT = 6
 /** single paths whose estimate is this close to the best single path are all recomputed exactly */
@@ -253,6 +255,48 @@ const splitOptions = (
   }
 }
 
+/**
+ * One exchange pass over the best split found by growth: each of its paths in
+ * turn replaced by a path that shares a pool with it (growth never puts such
+ * two together, so it may have kept the worse of them: a deep path's first
+ * pool shared by a path that prices better at the split's size), dropping any
+ * other path the newcomer shares a pool with, the outputs water-filled again.
+ * The better splits join the options.
+ */
+const swapPaths = (cands: readonly Candidate[], options: Option[], target: number, amountOut: bigint, gasRate: number): void => {
+  let top: Option | undefined
+  for (const o of options) if (o.paths.length > 1 && (top === undefined || o.input < top.input)) top = o
+  if (top === undefined) return
+  const n = top.paths.length
+  const alloc = new Float64Array(n)
+  let bestInput = top.input
+  for (let i = 0; i < n; i++) {
+    const out = (top.bps[i]! / 10000) * target
+    const own = new Set(top.paths[i]!.edges.map((e) => e.poolIndex))
+    const rivals: Candidate[] = []
+    for (const c of cands) if (!top.paths.includes(c) && c.edges.some((e) => own.has(e.poolIndex))) rivals.push(c)
+    if (rivals.length > SWAP_TRIES) {
+      const need = new Map(rivals.map((c) => [c, pathIn(c.curves, out)]))
+      rivals.sort((a, b) => need.get(a)! - need.get(b)!)
+      rivals.length = SWAP_TRIES
+    }
+    for (const c of rivals) {
+      // the rival in place of the path, and of any other it shares a pool with
+      const pools = new Set(c.edges.map((e) => e.poolIndex))
+      const paths = [c, ...top.paths.filter((p, j) => j !== i && !p.edges.some((e) => pools.has(e.poolIndex)))]
+      if (paths.length < 2 || waterFillOutput(paths.map((p) => p.curves), target, alloc) < 0) continue
+      let x = 0
+      for (let j = 0; j < paths.length; j++) x += pathIn(paths[j]!.curves, alloc[j]!)
+      if (!(x < bestInput)) continue
+      const opt = quantise(paths, alloc.subarray(0, paths.length), target, amountOut, gasRate)
+      if (opt !== undefined && opt.paths.length > 1) {
+        options.push(opt)
+        bestInput = x
+      }
+    }
+  }
+}
+
 /** Exact backward simulation of an option; the index of the first split with a failing hop when one fails. */
 const evaluate = (
   option: Option,
@@ -409,6 +453,7 @@ const bestOver = (
       const x = c === first ? firstInput : (singles.find((o) => o.paths[0] === c)?.input ?? Number.POSITIVE_INFINITY)
       splitOptions(cands, c, x, Number.isFinite(x) ? x : scale, target, amountOut, maxSplits, gasRate, options)
     }
+    swapPaths(cands, options, target, amountOut, gasRate)
   }
   if (options.length === 0) return undefined
   const byCost = (a: Option, b: Option) => a.cost - b.cost || a.paths.length - b.paths.length
