@@ -32,6 +32,8 @@ const DEFAULT_MAX_SPLITS = 4
 const MAX_SPLITS = 8
 /** split candidates tried when adding one more split */
 const TRY_PER_SPLIT = 3
+/** paths tried in place of each path of the best split */
+const SWAP_TRIES = 2
 /** options recomputed exactly at most (besides the single paths of the dual check) */
 const MAX_EXACT = 6
 /** single paths whose estimate is this close to the best single path are all recomputed exactly */
@@ -253,6 +255,48 @@ const splitOptions = (
   }
 }
 
+/**
+ * One exchange pass over the best split found by growth: each of its paths in
+ * turn replaced by a path that shares a pool with it (growth never puts such
+ * two together, so it may have kept the worse of them: a deep path's first
+ * pool shared by a path that prices better at the split's size), dropping any
+ * other path the newcomer shares a pool with, the outputs water-filled again.
+ * The better splits join the options.
+ */
+const swapPaths = (cands: readonly Candidate[], options: Option[], target: number, amountOut: bigint, gasRate: number): void => {
+  let top: Option | undefined
+  for (const o of options) if (o.paths.length > 1 && (top === undefined || o.input < top.input)) top = o
+  if (top === undefined) return
+  const n = top.paths.length
+  const alloc = new Float64Array(n)
+  let bestInput = top.input
+  for (let i = 0; i < n; i++) {
+    const out = (top.bps[i]! / 10000) * target
+    const own = new Set(top.paths[i]!.edges.map((e) => e.poolIndex))
+    const rivals: Candidate[] = []
+    for (const c of cands) if (!top.paths.includes(c) && c.edges.some((e) => own.has(e.poolIndex))) rivals.push(c)
+    if (rivals.length > SWAP_TRIES) {
+      const need = new Map(rivals.map((c) => [c, pathIn(c.curves, out)]))
+      rivals.sort((a, b) => need.get(a)! - need.get(b)!)
+      rivals.length = SWAP_TRIES
+    }
+    for (const c of rivals) {
+      // the rival in place of the path, and of any other it shares a pool with
+      const pools = new Set(c.edges.map((e) => e.poolIndex))
+      const paths = [c, ...top.paths.filter((p, j) => j !== i && !p.edges.some((e) => pools.has(e.poolIndex)))]
+      if (paths.length < 2 || waterFillOutput(paths.map((p) => p.curves), target, alloc) < 0) continue
+      let x = 0
+      for (let j = 0; j < paths.length; j++) x += pathIn(paths[j]!.curves, alloc[j]!)
+      if (!(x < bestInput)) continue
+      const opt = quantise(paths, alloc.subarray(0, paths.length), target, amountOut, gasRate)
+      if (opt !== undefined && opt.paths.length > 1) {
+        options.push(opt)
+        bestInput = x
+      }
+    }
+  }
+}
+
 /** Exact backward simulation of an option; the index of the first split with a failing hop when one fails. */
 const evaluate = (
   option: Option,
@@ -393,19 +437,23 @@ const bestOver = (
   options.push(...singles)
   if (maxSplits > 1) {
     // greedy growth depends on where it starts (a deep path may hold pools that two better ones share):
-    // from the least-input path, the best path at the trade's size, and the runner-up by input
+    // from the least-input path, the best path at the trade's size, the runner-up by input, and the
+    // path with the best spot rate (the first the optimal split draws on, though alone it may fall short)
     const starts: Candidate[] = []
+    let keen = cands[0]!
+    for (const c of cands) if (c.spot > keen.spot) keen = c
     const byInput = [...singles].sort((a, b) => a.input - b.input)
     if (first === undefined) {
       // no single path delivers it: splits start from the path that delivers the most
       first = cands[0]!
       for (const c of cands) if (pathMaxOut(c.curves) > pathMaxOut(first.curves)) first = c
     }
-    for (const c of [first, cands[0]!, byInput[1]?.paths[0]]) if (c !== undefined && !starts.includes(c)) starts.push(c)
+    for (const c of [first, cands[0]!, byInput[1]?.paths[0], keen]) if (c !== undefined && !starts.includes(c)) starts.push(c)
     for (const c of starts) {
       const x = c === first ? firstInput : (singles.find((o) => o.paths[0] === c)?.input ?? Number.POSITIVE_INFINITY)
       splitOptions(cands, c, x, Number.isFinite(x) ? x : scale, target, amountOut, maxSplits, gasRate, options)
     }
+    swapPaths(cands, options, target, amountOut, gasRate)
   }
   if (options.length === 0) return undefined
   const byCost = (a: Option, b: Option) => a.cost - b.cost || a.paths.length - b.paths.length
@@ -416,6 +464,9 @@ const bestOver = (
   let best: Exact | undefined
   let evaluated = 0
   const done = new Set<Option>()
+  // growth from different starts often reaches the same split: each is recomputed once
+  const seen = new Set<string>()
+  const index = new Map(cands.map((c, k) => [c, k]))
   for (const option of options) {
     if (best !== undefined) {
       if (evaluated >= MAX_EXACT) break
@@ -423,16 +474,23 @@ const bestOver = (
       if (option.cost > bestTotal + (Math.abs(bestTotal) * 1e-6 + 64)) break
     }
     done.add(option)
+    const key = option.paths.map((p, i) => `${index.get(p)}:${option.bps[i]}`).sort().join(",")
+    if (seen.has(key)) continue
+    seen.add(key)
     const r = evaluateNearest(option, amountOut, gasPriceWei, convert)
     evaluated++
     if (r !== undefined && better(r, best)) best = r
   }
-  // dual check: every single path about as good as the best one, exactly (a route is never worse than one path)
+  // dual check: the single paths about as good as the best one, exactly (a route is never worse than one
+  // path); every direct pool among them, however many (on a trade of a few units the float estimates cannot
+  // see a pool's rounding, and the route is never worse than the best single pool)
   let checks = 0
   for (const option of singles) {
-    if (checks >= MAX_SINGLE_CHECKS || option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
-    checks++
+    if (option.cost > singles[0]!.cost * (1 + SINGLE_TIE) + 64) break
     if (done.has(option)) continue
+    const direct = option.paths[0]!.edges.length === 1
+    if (checks >= MAX_SINGLE_CHECKS && !direct) continue
+    checks++
     const r = evaluate(option, amountOut, gasPriceWei, convert)
     if (typeof r !== "number" && better(r, best)) best = r
   }

@@ -158,7 +158,7 @@ describe("V3: swapExactOutput against QuoterV2.quoteExactOutputSingle", () => {
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 10 },
+      { numRuns: 10, endOnFailure: true },
     )
     expect([...venues].sort()).toEqual(["synthra-v3", "uniswap-v3"])
     expect(stats.filled).toBeGreaterThan(200)
@@ -209,7 +209,7 @@ describe("V4: swapExactOutputV4 against V4Quoter.quoteExactOutputSingle", () => 
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 10 },
+      { numRuns: 10, endOnFailure: true },
     )
     expect(stats.filled).toBeGreaterThan(150)
     expect(stats.crossed).toBeGreaterThan(5)
@@ -279,7 +279,7 @@ describe("V2: getAmountIn against the pairs", () => {
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 10 },
+      { numRuns: 10, endOnFailure: true },
     )
     expect([...venues].sort()).toEqual(["arcade-v2", "uniswap-v2"])
     expect(stats.swaps).toBeGreaterThan(200)
@@ -334,7 +334,7 @@ describe("stable pools: getDx against the pool's own get_dy", () => {
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 10 },
+      { numRuns: 10, endOnFailure: true },
     )
     expect(stats.priced).toBeGreaterThan(200)
     console.log(`stable exact output: ${stats.priced} priced, ${stats.refused} refused`)

@@ -167,7 +167,7 @@ describe("V3: src/amm against QuoterV2", () => {
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 20 },
+      { numRuns: 20, endOnFailure: true },
     )
     // the runs reached past several initialized ticks and to the edge of the known ticks
     expect(stats.cases).toBe(1200)
@@ -241,7 +241,7 @@ describe("V4: src/amm against V4Quoter", () => {
         }
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 20 },
+      { numRuns: 20, endOnFailure: true },
     )
     expect(stats.cases).toBe(1000)
     expect(stats.refused).toBeGreaterThan(20)
@@ -311,7 +311,7 @@ describe("V2: src/amm getAmountOut against the pairs", () => {
         cases += sequence.length
         expect(mismatches).toEqual([])
       }),
-      { numRuns: 20 },
+      { numRuns: 20, endOnFailure: true },
     )
     expect(cases).toBe(1000)
     expect([...venuesSeen].sort()).toEqual(["arcade-v2", "uniswap-v2"])

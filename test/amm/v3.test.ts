@@ -178,7 +178,7 @@ describe("known tick range", () => {
         }
         return JSON.stringify(part, (_, v) => (typeof v === "bigint" ? v.toString() : v)) === JSON.stringify(full, (_, v) => (typeof v === "bigint" ? v.toString() : v))
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, endOnFailure: true },
     )
   })
   test("complete ranges (undefined bounds) never refuse", () => {
@@ -187,7 +187,7 @@ describe("known tick range", () => {
         const r = swapExactInput(pool, z, amt)
         return r.ok || r.reason !== "OutsideKnownTicks"
       }),
-      { numRuns: 500 },
+      { numRuns: 500, endOnFailure: true },
     )
   })
 })
@@ -202,7 +202,7 @@ describe("swapExactInput properties", () => {
         const moved = z ? hi.sqrtPriceX96After <= lo.sqrtPriceX96After : hi.sqrtPriceX96After >= lo.sqrtPriceX96After
         return lo.amountOut <= hi.amountOut && moved && lo.amountIn <= hi.amountIn
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, endOnFailure: true },
     )
   })
 
@@ -217,7 +217,7 @@ describe("swapExactInput properties", () => {
         const leftEdge = z && p === getSqrtRatioAtTick(r.tickAfter + 1)
         return r.amountIn === amt && (z ? p <= pool.sqrtPriceX96 : p >= pool.sqrtPriceX96) && (tickOk || leftEdge)
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, endOnFailure: true },
     )
   })
 
@@ -244,7 +244,7 @@ describe("swapExactInput properties", () => {
         // outputs are floored once more along the split: one wei of slack
         return !beyond(less.sqrtPriceX96After, r2.sqrtPriceX96After) && less.amountOut <= r1.amountOut + r2.amountOut + 1n
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, endOnFailure: true },
     )
   })
 
@@ -268,7 +268,7 @@ describe("swapExactInput properties", () => {
           leg1.amountIn + leg2.amountIn >= direct.amountIn
         )
       }),
-      { numRuns: 1000 },
+      { numRuns: 1000, endOnFailure: true },
     )
   })
 })
@@ -287,7 +287,7 @@ describe("swapExactOutput: the exact-output branch of the same swap loop", () =>
         const enough = swapExactInput(pool, z, r.amountIn)
         return enough.ok && enough.amountOut >= amountOut
       }),
-      { numRuns: 3000 },
+      { numRuns: 3000, endOnFailure: true },
     )
     expect(crossing).toBeGreaterThan(100)
   })
@@ -300,7 +300,7 @@ describe("swapExactOutput: the exact-output branch of the same swap loop", () =>
         return !less.ok || less.amountOut < amountOut
       }),
       // a fixed seed: see the next test for the rare states where one unit less also buys it
-      { numRuns: 3000, seed: 21 },
+      { numRuns: 3000, seed: 21, endOnFailure: true },
     )
   })
   test("near draining a range the pool's exact-output rounding can ask more than the least exact input; the answer is the pool's", () => {

@@ -80,7 +80,7 @@ describe("quoteHopExactOutput on built pools", () => {
         fc.property(fc.integer({ min: 0, max: n - 1 }), fc.integer({ min: 1, max: n - 1 }), amountArb(maxExp), (i, d, amountOut) => {
           if (checkHop(pool, i, (i + d) % n, amountOut)) delivered++
         }),
-        { numRuns: 300 },
+        { numRuns: 300, endOnFailure: true },
       )
       expect(delivered).toBeGreaterThan(150)
     })
@@ -134,7 +134,7 @@ describe("quoteHopExactOutput on the default scenario's pools (devnet, extra pos
           if ((quoteHopExactOutput(pool, i, j, amountOut)?.ticksCrossed ?? 0) > 0) crossed++
         }
       }),
-      { numRuns: 1500 },
+      { numRuns: 1500, endOnFailure: true },
     )
     for (const kind of kinds) expect(delivered.get(kind) ?? 0).toBeGreaterThan(20)
     expect(crossed).toBeGreaterThan(10)

@@ -116,7 +116,7 @@ describe("route invariants on random markets", () => {
           if (direct !== undefined) expect(out + 64n + out / 1_000_000n).toBeGreaterThanOrEqual(direct)
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 200, endOnFailure: true },
     )
   })
 })

@@ -147,7 +147,7 @@ describe("properties", () => {
         expect(r.amountOut).toBeLessThanOrEqual(best)
         expect(r.amountOut * 1000n).toBeGreaterThanOrEqual(best * 999n)
       }),
-      { numRuns: 60 },
+      { numRuns: 60, endOnFailure: true },
     )
   })
 
@@ -162,7 +162,7 @@ describe("properties", () => {
         const single = [p1, p2, p3].map((p) => outA(p, amountIn)).reduce((a, b) => (a > b ? a : b))
         expect(r.amountOut).toBeGreaterThanOrEqual(single)
       }),
-      { numRuns: 25 },
+      { numRuns: 25, endOnFailure: true },
     )
   })
 })

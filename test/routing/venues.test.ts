@@ -177,7 +177,7 @@ describe("held-out markets mixing every kind and several venues", () => {
         expect(r.amountOut * 10_000n).toBeGreaterThanOrEqual(best * 9_999n)
         expect(r.amountOut).toBeGreaterThanOrEqual(single)
       }),
-      { numRuns: 25 },
+      { numRuns: 25, endOnFailure: true },
     )
   }, 120_000)
 })
