@@ -87,8 +87,8 @@ const tokenRefusal = ({ tokenIn, tokenOut, routableIn, routableOut }: PricingTok
 
 /**
  * What every source is asked for this request on this World, or why there is nothing to ask.
- * Exact-output requests ask the own router alone: an aggregator quotes exact input only (the
- * route it returns is calldata for a fixed input), so none competes on them.
+ * Exact-output requests ask the own router alone: the sources ask their aggregators for exact
+ * input (a fixed sellAmount) only, and the executor runs an external hop for a fixed input only.
  */
 export const sourceRequest = (world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | Refusal => {
   const { tokenIn, tokenOut } = tokens

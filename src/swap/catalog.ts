@@ -20,7 +20,7 @@ export interface SourceInfo {
   readonly healthy: boolean
   /** why it is not healthy; null when it is */
   readonly detail: string | null
-  /** the requests it competes on: venues both; an aggregator exact input only (it quotes calldata for a fixed input) */
+  /** the requests it competes on: venues both; an aggregator exact input only (it is asked for a fixed input only) */
   readonly tradeTypes: readonly TradeType[]
 }
 
