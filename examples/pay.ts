@@ -5,48 +5,14 @@
 //   the transaction exactly as returned → what it moved.
 //
 // With `bun start` running:   bun examples/pay.ts
-// Settings (environment): MANIFEST_PATH (default .devnet/manifest.json), or
-// API_URL, API_KEY, RPC_URL, PRIVATE_KEY to override it; PAY_WITH, PAY_IN
-// (symbols, default USDC and EURC), AMOUNT (whole tokens to pay, default 100),
-// RECIPIENT (default test account 1, or the sender).
-import createClient from "openapi-fetch"
-import { readFileSync } from "node:fs"
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, http, parseUnits, type Address, type Hex } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import type { components, paths } from "./api.d.ts"
+// Settings (environment): those of connect.ts (MANIFEST_PATH, or API_URL,
+// API_KEY, RPC_URL, PRIVATE_KEY); PAY_WITH, PAY_IN (symbols, default USDC and
+// EURC), AMOUNT (whole tokens to pay, default 100), RECIPIENT (default test
+// account 1, or the sender).
+import { formatUnits, parseUnits, type Address } from "viem"
+import { account, api, approveIfShort, balance, env, fail, manifest, sendAsReturned, type ApiError } from "./connect.ts"
 
-type ApiError = components["schemas"]["Error400"]
-
-// --- settings: the devnet's manifest, or the environment ---------------------
-const env = process.env
-const manifest = (() => {
-  try {
-    return JSON.parse(readFileSync(env.MANIFEST_PATH ?? ".devnet/manifest.json", "utf8"))
-  } catch {
-    return undefined
-  }
-})()
-const apiUrl: string = env.API_URL ?? manifest?.api?.baseUrl
-const apiKey: string = env.API_KEY ?? manifest?.api?.apiKey
-const rpcUrl: string = env.RPC_URL ?? manifest?.rpcUrl
-const privateKey = (env.PRIVATE_KEY ?? manifest?.accounts?.[0]?.privateKey) as Hex | undefined
-if (!apiUrl || !apiKey || !rpcUrl || !privateKey) {
-  console.error("error: start the devnet with `bun start` (it writes .devnet/manifest.json), or set API_URL, API_KEY, RPC_URL and PRIVATE_KEY")
-  process.exit(1)
-}
-
-const api = createClient<paths>({ baseUrl: new URL(apiUrl).origin, headers: { "x-api-key": apiKey } })
-const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
-const arc = defineChain({ id: chainId, name: chainId === 5042002 ? "Arc testnet" : "Arc", nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
-const account = privateKeyToAccount(privateKey)
 const recipient = (env.RECIPIENT ?? manifest?.accounts?.[1]?.address ?? account.address) as Address
-const chain = createPublicClient({ chain: arc, transport: http(rpcUrl) })
-const wallet = createWalletClient({ account, chain: arc, transport: http(rpcUrl) })
-
-const fail = (what: string, error: ApiError | undefined): never => {
-  console.error(`error: ${what}: ${error?.error.code ?? "no answer"}: ${error?.error.message ?? ""}`)
-  process.exit(1)
-}
 
 // 1. the two tokens, by symbol
 const tokens = await api.POST("/api/v1/tokens", { body: {} })
@@ -74,34 +40,15 @@ if (s.issues?.balance) {
 }
 
 // 4. the approval covers maxAmountIn; the executor pulls only what the route needs
-if (s.approval !== null) {
-  const { token, spender, amount } = s.approval
-  const allowance = await chain.readContract({ address: token as Address, abi: erc20Abi, functionName: "allowance", args: [account.address, spender as Address] })
-  if (allowance < BigInt(amount)) {
-    const hash = await wallet.writeContract({ address: token as Address, abi: erc20Abi, functionName: "approve", args: [spender as Address, BigInt(amount)] })
-    await chain.waitForTransactionReceipt({ hash })
-    console.log(`approved ${amount} to ${spender}`)
-  }
-}
+await approveIfShort(s.approval)
 
 // 5. the transaction, exactly as returned
-const balance = (token: string, holder: Address) => chain.readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [holder] })
 const before = { paid: await balance(payWith.address, account.address), received: await balance(payIn.address, recipient) }
-const hash = await wallet.sendTransaction({
-  to: s.tx.to as Address,
-  data: s.tx.data as Hex,
-  value: BigInt(s.tx.value),
-  ...(s.tx.gas !== null ? { gas: BigInt(s.tx.gas) } : {}),
-})
-const receipt = await chain.waitForTransactionReceipt({ hash })
-if (receipt.status !== "success") {
-  console.error(`error: the transaction ${hash} reverted`)
-  process.exit(1)
-}
+const receipt = await sendAsReturned(s.tx)
 
 // 6. what it moved (gas is paid in USDC: for a USDC payment it is in the sender's change too)
 const after = { paid: await balance(payWith.address, account.address), received: await balance(payIn.address, recipient) }
-console.log(`sent ${hash} in block ${receipt.blockNumber}`)
+console.log(`sent ${receipt.transactionHash} in block ${receipt.blockNumber}`)
 console.log(`${payIn.symbol} of the recipient: ${before.received} -> ${after.received} (+${after.received - before.received})`)
 console.log(`${payWith.symbol} of the sender: ${before.paid} -> ${after.paid} (${after.paid - before.paid})`)
 console.log(`gas paid: ${receipt.gasUsed * receipt.effectiveGasPrice} wei of native USDC`)

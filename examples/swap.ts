@@ -4,50 +4,11 @@
 //   transaction exactly as returned → the balances it moved.
 //
 // With `bun start` running:   bun examples/swap.ts
-// Settings (environment): MANIFEST_PATH (default .devnet/manifest.json), or
-// API_URL, API_KEY, RPC_URL, PRIVATE_KEY to override it; TOKEN_IN, TOKEN_OUT
-// (symbols, default USDC and EURC), AMOUNT (whole tokens, default 25).
-import createClient from "openapi-fetch"
-import { readFileSync } from "node:fs"
-import { createPublicClient, createWalletClient, defineChain, erc20Abi, formatUnits, http, parseUnits, type Address, type Hex } from "viem"
-import { privateKeyToAccount } from "viem/accounts"
-import type { components, paths } from "./api.d.ts"
-
-type ApiError = components["schemas"]["Error400"]
-
-// --- settings: the devnet's manifest, or the environment ---------------------
-const env = process.env
-const manifest = (() => {
-  try {
-    return JSON.parse(readFileSync(env.MANIFEST_PATH ?? ".devnet/manifest.json", "utf8"))
-  } catch {
-    return undefined
-  }
-})()
-const apiUrl: string = env.API_URL ?? manifest?.api?.baseUrl
-const apiKey: string = env.API_KEY ?? manifest?.api?.apiKey
-const rpcUrl: string = env.RPC_URL ?? manifest?.rpcUrl
-const privateKey = (env.PRIVATE_KEY ?? manifest?.accounts?.[0]?.privateKey) as Hex | undefined
-if (!apiUrl || !apiKey || !rpcUrl || !privateKey) {
-  console.error("error: start the devnet with `bun start` (it writes .devnet/manifest.json), or set API_URL, API_KEY, RPC_URL and PRIVATE_KEY")
-  process.exit(1)
-}
-
-// --- the two clients: the API (typed from the document) and the chain ---------
-// the document's paths start at /api/v1: the client's base is the server's origin
-const api = createClient<paths>({ baseUrl: new URL(apiUrl).origin, headers: { "x-api-key": apiKey } })
-// transactions are signed for the chain the node serves: Arc (5042) or Arc testnet (5042002)
-const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId()
-const arc = defineChain({ id: chainId, name: chainId === 5042002 ? "Arc testnet" : "Arc", nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 }, rpcUrls: { default: { http: [rpcUrl] } } })
-const account = privateKeyToAccount(privateKey)
-const chain = createPublicClient({ chain: arc, transport: http(rpcUrl) })
-const wallet = createWalletClient({ account, chain: arc, transport: http(rpcUrl) })
-
-/** Stops with the API's error code and message. */
-const fail = (what: string, error: ApiError | undefined): never => {
-  console.error(`error: ${what}: ${error?.error.code ?? "no answer"}: ${error?.error.message ?? ""}`)
-  process.exit(1)
-}
+// Settings (environment): those of connect.ts (MANIFEST_PATH, or API_URL,
+// API_KEY, RPC_URL, PRIVATE_KEY); TOKEN_IN, TOKEN_OUT (symbols, default USDC
+// and EURC), AMOUNT (whole tokens, default 25).
+import { formatUnits, parseUnits, type Address } from "viem"
+import { account, api, approveIfShort, balance, env, fail, sendAsReturned, type ApiError } from "./connect.ts"
 
 // 1. the routable tokens: pick the pair by symbol
 const tokens = await api.POST("/api/v1/tokens", { body: {} })
@@ -75,34 +36,15 @@ if (s.issues?.balance) {
 }
 
 // 4. the approval, when the allowance falls short
-if (s.approval !== null) {
-  const { token, spender, amount } = s.approval
-  const allowance = await chain.readContract({ address: token as Address, abi: erc20Abi, functionName: "allowance", args: [account.address, spender as Address] })
-  if (allowance < BigInt(amount)) {
-    const hash = await wallet.writeContract({ address: token as Address, abi: erc20Abi, functionName: "approve", args: [spender as Address, BigInt(amount)] })
-    await chain.waitForTransactionReceipt({ hash })
-    console.log(`approved ${amount} to ${spender}`)
-  }
-}
+await approveIfShort(s.approval)
 
 // 5. the transaction, exactly as returned
-const balance = (token: string, holder: Address) => chain.readContract({ address: token as Address, abi: erc20Abi, functionName: "balanceOf", args: [holder] })
 const before = { in: await balance(tokenIn.address, account.address), out: await balance(tokenOut.address, s.recipient as Address) }
-const hash = await wallet.sendTransaction({
-  to: s.tx.to as Address,
-  data: s.tx.data as Hex,
-  value: BigInt(s.tx.value),
-  ...(s.tx.gas !== null ? { gas: BigInt(s.tx.gas) } : {}),
-})
-const receipt = await chain.waitForTransactionReceipt({ hash })
-if (receipt.status !== "success") {
-  console.error(`error: the transaction ${hash} reverted`)
-  process.exit(1)
-}
+const receipt = await sendAsReturned(s.tx)
 
 // 6. what it moved
 const after = { in: await balance(tokenIn.address, account.address), out: await balance(tokenOut.address, s.recipient as Address) }
-console.log(`sent ${hash} in block ${receipt.blockNumber}`)
+console.log(`sent ${receipt.transactionHash} in block ${receipt.blockNumber}`)
 console.log(`${tokenIn.symbol} of the sender: ${before.in} -> ${after.in} (${after.in - before.in})`)
 console.log(`${tokenOut.symbol} of the recipient: ${before.out} -> ${after.out} (+${after.out - before.out})`)
 console.log(`gas paid: ${receipt.gasUsed * receipt.effectiveGasPrice} wei of native USDC`)
