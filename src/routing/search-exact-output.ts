@@ -24,7 +24,7 @@ import { waterFillOutput } from "./optimiser.ts"
 import { type Candidate, candidateOf, findCandidates } from "./paths.ts"
 import { quoteHopExactOutput } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
-import { clampInt, shiftShare, splitAmounts } from "./shares.ts"
+import { clampInt, quantiseShares, shiftShare, splitAmounts } from "./shares.ts"
 import type { ExactOutputRoute, ExactOutputSplit, FindExactOutputParams, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
@@ -120,63 +120,18 @@ const quantise = (
   amountOut: bigint,
   gasRate: number,
 ): Option | undefined => {
-  const n = paths.length
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => alloc[b]! - alloc[a]!)
-  const reach = order.map((i) => pathMaxOut(paths[i]!.curves) * REACH)
-  const bps: number[] = new Array(n)
-  const frac: number[] = new Array(n)
-  let sum = 0
-  for (let k = 0; k < n; k++) {
-    const w = (Math.max(0, alloc[order[k]!]!) / target) * 10000
-    bps[k] = Math.floor(w)
-    frac[k] = w - bps[k]!
-    sum += bps[k]!
-  }
-  const byFrac = Array.from({ length: n }, (_, k) => k).sort((a, b) => frac[b]! - frac[a]!)
-  const fits = (k: number): boolean => ((bps[k]! + 1) / 10000) * target < reach[k]!
-  for (let r = 0; sum < 10000; r++) {
-    const k = byFrac[r % n]!
-    if (r >= n || fits(k)) {
-      bps[k]! += 1
-      sum++
-    }
-  }
-  let ps = order.map((i) => paths[i]!)
-  for (let k = n - 1; k >= 0; k--) {
-    if (bps[k] === 0) {
-      bps.splice(k, 1)
-      ps = ps.filter((_, j) => j !== k)
-    }
-  }
-  let outs = splitAmounts(amountOut, bps)
-  let input = floatInput(ps, outs)
-  if (ps.length > 1) {
-    for (let pass = 0; pass < 4; pass++) {
-      let improved = false
-      for (let i = 0; i < ps.length; i++) {
-        for (let j = 0; j < ps.length; j++) {
-          if (i === j || bps[i]! <= 1) continue
-          bps[i]! -= 1
-          bps[j]! += 1
-          const a = splitAmounts(amountOut, bps)
-          const x = floatInput(ps, a)
-          if (x < input) {
-            input = x
-            outs = a
-            improved = true
-          } else {
-            bps[i]! += 1
-            bps[j]! -= 1
-          }
-        }
-      }
-      if (!improved) break
-    }
-  }
-  if (!Number.isFinite(input)) return undefined
-  for (const a of outs) if (a <= 0n) return undefined
-  const gas = optionGas(ps, outs)
-  return { paths: ps, bps, input, gas, cost: input + gasRate * gas }
+  const q = quantiseShares(
+    paths,
+    alloc,
+    target,
+    amountOut,
+    (path, share) => share * target < pathMaxOut(path.curves) * REACH,
+    floatInput,
+  )
+  if (!Number.isFinite(q.cost)) return undefined
+  for (const a of q.amounts) if (a <= 0n) return undefined
+  const gas = optionGas(q.paths, q.amounts)
+  return { paths: q.paths, bps: q.bps, input: q.cost, gas, cost: q.cost + gasRate * gas }
 }
 
 /** Split options with 2..maxSplits pool-disjoint paths, grown greedily from the first path. */

@@ -24,7 +24,7 @@ import { waterFill } from "./optimiser.ts"
 import { type Candidate, findCandidates } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
-import { clampInt, shiftShare, splitAmounts } from "./shares.ts"
+import { clampInt, quantiseShares, shiftShare, splitAmounts } from "./shares.ts"
 import type { FindRouteParams, Route, RouteSplit, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
@@ -89,65 +89,20 @@ const quantise = (
   amountIn: bigint,
   gasRate: number,
 ): Option | undefined => {
-  const n = paths.length
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => alloc[b]! - alloc[a]!)
-  const bps: number[] = new Array(n)
-  const frac: number[] = new Array(n)
-  let sum = 0
-  for (let k = 0; k < n; k++) {
-    const w = (Math.max(0, alloc[order[k]!]!) / total) * 10000
-    bps[k] = Math.floor(w)
-    frac[k] = w - bps[k]!
-    sum += bps[k]!
-  }
-  const byFrac = Array.from({ length: n }, (_, k) => k).sort((a, b) => frac[b]! - frac[a]!)
-  // the remainder goes by largest fraction, never past a path's capacity (a pool whose known
-  // liquidity the allocation already fills could not take the whole input: the exact swap fails)
-  const fits = (k: number): boolean => pathMarginal(paths[order[k]!]!.curves, ((bps[k]! + 1) / 10000) * total) > 0
-  for (let r = 0; sum < 10000; r++) {
-    const k = byFrac[r % n]!
-    if (r >= n || fits(k)) {
-      bps[k]! += 1
-      sum++
-    }
-  }
-  let ps = order.map((i) => paths[i]!)
-  // drop empty splits
-  for (let k = n - 1; k >= 0; k--) {
-    if (bps[k] === 0) {
-      bps.splice(k, 1)
-      ps = ps.filter((_, j) => j !== k)
-    }
-  }
-  let amounts = splitAmounts(amountIn, bps)
-  let gross = floatGross(ps, amounts)
-  // 1 bp moves on the quantised amounts
-  if (ps.length > 1) {
-    for (let pass = 0; pass < 4; pass++) {
-      let improved = false
-      for (let i = 0; i < ps.length; i++) {
-        for (let j = 0; j < ps.length; j++) {
-          if (i === j || bps[i]! <= 1) continue
-          bps[i]! -= 1
-          bps[j]! += 1
-          const a = splitAmounts(amountIn, bps)
-          const g = floatGross(ps, a)
-          if (g > gross) {
-            gross = g
-            amounts = a
-            improved = true
-          } else {
-            bps[i]! += 1
-            bps[j]! -= 1
-          }
-        }
-      }
-      if (!improved) break
-    }
-  }
-  for (const a of amounts) if (a <= 0n) return undefined
-  const gas = optionGas(ps, amounts)
-  return { paths: ps, bps, gross, gas, net: gross - gasRate * gas }
+  // the remainder never goes past a path's capacity (a pool whose known liquidity the allocation
+  // already fills could not take the whole input: the exact swap fails)
+  const q = quantiseShares(
+    paths,
+    alloc,
+    total,
+    amountIn,
+    (path, share) => pathMarginal(path.curves, share * total) > 0,
+    (ps, amounts) => -floatGross(ps, amounts),
+  )
+  for (const a of q.amounts) if (a <= 0n) return undefined
+  const gas = optionGas(q.paths, q.amounts)
+  const gross = -q.cost
+  return { paths: q.paths, bps: q.bps, gross, gas, net: gross - gasRate * gas }
 }
 
 /** Split options with 2..maxSplits pool-disjoint paths, grown greedily from the best single path. */

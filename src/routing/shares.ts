@@ -36,5 +36,75 @@ export const shiftShare = <P>(
   return { paths: paths.filter((_, k) => next[k]! > 0), bps: next.filter((b) => b > 0) }
 }
 
+/**
+ * Basis points for a float allocation `alloc` of `total` over `paths`: largest remainder, the
+ * paths ordered by allocation (largest first, so the remainder goes to the smallest), a basis
+ * point going to a path in the first round only where `fits` says the path can take that share
+ * of `total`; paths left with 0 bp dropped; then 1 bp moves between paths while they lower
+ * `cost` of the exact per-split amounts of `amount`. Both trade directions quantise so: exact
+ * input shares its input, exact output its output.
+ */
+export const quantiseShares = <P>(
+  paths: readonly P[],
+  alloc: Float64Array,
+  total: number,
+  amount: bigint,
+  fits: (path: P, share: number) => boolean,
+  cost: (paths: readonly P[], amounts: readonly bigint[]) => number,
+): { readonly paths: readonly P[]; readonly bps: number[]; readonly amounts: bigint[]; readonly cost: number } => {
+  const n = paths.length
+  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => alloc[b]! - alloc[a]!)
+  const bps: number[] = new Array(n)
+  const frac: number[] = new Array(n)
+  let sum = 0
+  for (let k = 0; k < n; k++) {
+    const w = (Math.max(0, alloc[order[k]!]!) / total) * 10000
+    bps[k] = Math.floor(w)
+    frac[k] = w - bps[k]!
+    sum += bps[k]!
+  }
+  const byFrac = Array.from({ length: n }, (_, k) => k).sort((a, b) => frac[b]! - frac[a]!)
+  for (let r = 0; sum < 10000; r++) {
+    const k = byFrac[r % n]!
+    if (r >= n || fits(paths[order[k]!]!, (bps[k]! + 1) / 10000)) {
+      bps[k]! += 1
+      sum++
+    }
+  }
+  let ps = order.map((i) => paths[i]!)
+  for (let k = n - 1; k >= 0; k--) {
+    if (bps[k] === 0) {
+      bps.splice(k, 1)
+      ps = ps.filter((_, j) => j !== k)
+    }
+  }
+  let amounts = splitAmounts(amount, bps)
+  let best = cost(ps, amounts)
+  if (ps.length > 1) {
+    for (let pass = 0; pass < 4; pass++) {
+      let improved = false
+      for (let i = 0; i < ps.length; i++) {
+        for (let j = 0; j < ps.length; j++) {
+          if (i === j || bps[i]! <= 1) continue
+          bps[i]! -= 1
+          bps[j]! += 1
+          const a = splitAmounts(amount, bps)
+          const c = cost(ps, a)
+          if (c < best) {
+            best = c
+            amounts = a
+            improved = true
+          } else {
+            bps[i]! += 1
+            bps[j]! -= 1
+          }
+        }
+      }
+      if (!improved) break
+    }
+  }
+  return { paths: ps, bps, amounts, cost: best }
+}
+
 export const clampInt = (v: number | undefined, def: number, lo: number, hi: number): number =>
   v === undefined || !Number.isFinite(v) ? def : Math.min(hi, Math.max(lo, Math.floor(v)))
