@@ -2,7 +2,8 @@
 // pure functions (no Effect, no I/O): Arc's chains and USDC at its two scales,
 // EIP-55 checksums, tokens as a request names them, the World a request is
 // priced on, the route executor's routes, quote requests and answers, and
-// reference prices, and the EIP-712 typed data of EIP-2612 permits.
+// reference prices, and the EIP-712 typed data of EIP-2612 permits and of gasless
+// swap orders.
 export {
   USDC_ERC20_ADDRESS,
   USDC_ERC20_DECIMALS,
@@ -49,3 +50,11 @@ export {
   type V4Hop,
 } from "./route.ts"
 export { PERMIT_TYPES, permitTypedData, type PermitTypedData, type PermitTypedDataParams } from "./permit.ts"
+export {
+  ORDER_DOMAIN_NAME,
+  ORDER_DOMAIN_VERSION,
+  SWAP_ORDER_TYPES,
+  swapOrderTypedData,
+  type SwapOrder,
+  type SwapOrderTypedData,
+} from "./order.ts"
