@@ -11,6 +11,7 @@ import { DEXES, servedVenues, type ServedVenue, type Venue } from "./dexes.ts"
 import { configProblems, jsonVariable } from "./json-variable.ts"
 import { withManifest, type ManifestSource } from "./manifest-source.ts"
 import { PRICE_FEEDS, type PriceFeedSettings } from "./price-feeds.ts"
+import { relayerConfig, type RelayerSettings } from "./relayer.ts"
 import { rpcUrlProblem } from "./rpc-url.ts"
 import { quoteTimeoutConfig, SERVER_DEFAULTS } from "./server.ts"
 import { flag, formatConfigError, integerIn, loadConfig, type ConfigurationError } from "./values.ts"
@@ -36,6 +37,8 @@ export interface ChainSettings {
   readonly marketSnapshot: { readonly path: string; readonly intervalMs: number } | undefined
   /** a route whose priceImpactBps is above this is refused (MAX_PRICE_IMPACT_BPS) */
   readonly maxPriceImpactBps: number
+  /** the relayer of gasless swaps (RELAYER_PRIVATE_KEY, RELAYER_FEE_MARGIN_BPS); undefined: gasless swaps are off */
+  readonly relayer: RelayerSettings | undefined
 }
 
 /** MAX_PRICE_IMPACT_BPS when unset: a route losing 30% against the reference prices is refused */
@@ -99,6 +102,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
     /^\d+$/.test(text) && Number(text) >= 1_000 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`must be a whole number of ms, at least 1000, got ${text}`)),
   allowInsecureRpc: flag("RPC_ALLOW_INSECURE"),
   maxPriceImpactBps: integerIn("MAX_PRICE_IMPACT_BPS", DEFAULT_MAX_PRICE_IMPACT_BPS, 0, 10_000),
+  relayer: relayerConfig,
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
     const problems: string[] = []
@@ -143,6 +147,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
         onSome: (path) => ({ path, intervalMs: Option.getOrElse(read.snapshotIntervalMs, () => 300_000) }),
       }),
       maxPriceImpactBps: read.maxPriceImpactBps,
+      relayer: read.relayer,
     })
   }),
 )

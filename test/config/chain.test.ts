@@ -146,6 +146,7 @@ describe("the manifest as the fallback", () => {
       fromBlock: 0n,
       marketSnapshot: undefined,
       maxPriceImpactBps: 3000,
+      relayer: undefined,
     })
   })
 
