@@ -14,7 +14,7 @@ const manifest: ManifestSource = {
   priceFeeds: {},
   aggregators: [],
 }
-const KEY = `0x${"ab".repeat(32)}`
+const KEY = `0x${"ab".repeat(32)}` as const
 
 const refusal = (env: Record<string, string>) => {
   const result = chainSettings(env, manifest)
