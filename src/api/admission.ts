@@ -33,7 +33,7 @@ import type { Exchange } from "./respond.ts"
 export const BASE_PATH = "/api/v1"
 /** the API's paths, each to its endpoint */
 const ENDPOINTS: ReadonlyMap<string, ApiEndpoint> = new Map(
-  (["quote", "swap", "sources", "tokens"] as const).map((endpoint) => [`${BASE_PATH}/${endpoint}`, endpoint]),
+  (["quote", "swap", "sources", "tokens", "gasless/quote", "gasless/submit", "gasless/status"] as const).map((endpoint) => [`${BASE_PATH}/${endpoint}`, endpoint]),
 )
 
 export const pathOf = (url: string): string => {
@@ -123,7 +123,10 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       if (request.method !== "POST") return Effect.fail(new MethodNotAllowed({ method: request.method }))
       const admitted = checkDeclaredLength(request.headers).pipe(
         Effect.zipRight(authenticate(request, ip)),
-        Effect.tap((key) => admitRate(key, x)),
+        Effect.tap((key) => {
+          x.keyId = key.id
+          return admitRate(key, x)
+        }),
         Effect.flatMap((key) =>
           Effect.mapError(inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x)), (e) =>
             e._tag === "InFlightFull" ? new ConcurrencyLimited({ max: e.max }) : e._tag === "LimitStoreUnavailable" ? limitsDown(e) : e)),

@@ -5,7 +5,7 @@
 import { Data } from "effect"
 
 // the programs' errors are theirs (src/swap); the edge adds its own and maps them all
-import type { SwapError } from "../swap/index.ts"
+import type { GaslessError } from "../swap/index.ts"
 import { ERROR_CODES, type ErrorBodyJson } from "./response-schemas.ts"
 
 // --- what the edge adds --------------------------------------------------------
@@ -22,7 +22,7 @@ export class ConcurrencyLimited extends Data.TaggedError("ConcurrencyLimited")<{
 export class Overloaded extends Data.TaggedError("Overloaded")<{ readonly retryAfterSeconds: number }> {}
 
 export type ApiError =
-  | SwapError
+  | GaslessError
   | Unauthorized
   | NotFound
   | ApiDisabled
@@ -41,6 +41,8 @@ export const ERROR_TABLE = {
   InvalidRequest: { status: 400, code: "INVALID_REQUEST" },
   Unauthorized: { status: 401, code: "UNAUTHORIZED" },
   NotFound: { status: 404, code: "NOT_FOUND" },
+  OrderNotFound: { status: 404, code: "NOT_FOUND" },
+  GaslessDisabled: { status: 404, code: "NOT_FOUND" },
   ApiDisabled: { status: 404, code: "API_DISABLED" },
   MethodNotAllowed: { status: 405, code: "METHOD_NOT_ALLOWED" },
   SimulationFailed: { status: 409, code: "SIMULATION_FAILED" },
@@ -80,9 +82,12 @@ const describe = (e: ApiError): { message: string; reason?: string; headers?: Re
   switch (e._tag) {
     case "InvalidRequest":
     case "Unauthorized":
+    case "OrderNotFound":
       return { message: e.message }
     case "NotFound":
-      return { message: `no endpoint at ${e.path}: use POST /api/v1/quote, /swap, /sources or /tokens` }
+      return { message: `no endpoint at ${e.path}: use POST /api/v1/quote, /swap, /sources or /tokens (or /gasless/quote, /gasless/submit, /gasless/status)` }
+    case "GaslessDisabled":
+      return { message: "gasless swaps are not enabled on this service: it has no relayer (RELAYER_PRIVATE_KEY)" }
     case "ApiDisabled":
       return { message: "the API is temporarily switched off; retry later" }
     case "MethodNotAllowed":
@@ -110,7 +115,7 @@ const describe = (e: ApiError): { message: string; reason?: string; headers?: Re
     case "Overloaded":
       return { message: "the API is busy", headers: { "retry-after": String(e.retryAfterSeconds) } }
     case "Unavailable":
-      return { message: "routing is briefly unavailable", headers: { "retry-after": String(e.retryAfterSeconds ?? 1) } }
+      return { message: e.message || "routing is briefly unavailable", headers: { "retry-after": String(e.retryAfterSeconds ?? 1) } }
     case "Timeout":
       return { message: "routing took too long" }
   }

@@ -3,15 +3,17 @@
 // budget (504 TIMEOUT), the encoded answer; a quote's signed quoteId, and a
 // swap's priceChangeBps against the quoteId it names. Every log line the program writes
 // carries the request id (the program's fiber inherits the request's annotations).
-import { Clock, Effect, Either } from "effect"
+import { Clock, Effect, Either, Option } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
 import { withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
 import { ApiKeys } from "../access/index.ts"
-import { decodeQuoteId, encodeQuoteId, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
+import { decodeQuoteId, encodeQuoteId, GaslessDisabled, GaslessPrograms, Internal, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
+import { decodeGaslessStatus, decodeGaslessSubmit } from "./gasless-requests.ts"
+import { encodeGaslessQuoteResponse, encodeGaslessStatusResponse, encodeGaslessSubmitResponse } from "./gasless-responses.ts"
 import type { ApiError } from "./errors.ts"
 import type { ApiEndpoint } from "./metrics.ts"
-import { decodeEmptyBody, decodeQuoteRequest, decodeSwapRequest, type SwapRequestWithQuote } from "./requests.ts"
+import { decodeEmptyBody, decodeGaslessQuoteRequest, decodeQuoteRequest, decodeSwapRequest, type SwapRequestWithQuote } from "./requests.ts"
 import { encodeQuoteResponse, encodeSourcesResponse, encodeSwapResponse, encodeTokensResponse } from "./responses.ts"
 import { okResponse, type Exchange } from "./respond.ts"
 import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
@@ -23,6 +25,8 @@ export type ExchangeSettings = Pick<AppConfigShape, "quoteTimeoutMs" | "swapTime
 export const makeExchange = (settings: ExchangeSettings) =>
   Effect.gen(function* () {
     const programs = yield* SwapPrograms
+    // present only when the service has a relayer
+    const gasless = yield* Effect.serviceOption(GaslessPrograms)
     const keys = yield* ApiKeys
     // quote ids are signed with a key every instance sharing the key store derives alike
     const quoteIdKey = keys.derivedKey("quoteId")
@@ -67,9 +71,39 @@ export const makeExchange = (settings: ExchangeSettings) =>
             : Effect.flatMap(withBudget(programs.tokens, settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeTokensResponse(answer, x.requestId)),
       })
 
+    // the gasless endpoints: 404 without a relayer; an order belongs to the key that submitted it
+    const runGasless = (endpoint: "gasless/quote" | "gasless/submit" | "gasless/status", body: unknown, x: Exchange, nowSeconds: number): Effect.Effect<string, ApiError> => {
+      if (Option.isNone(gasless)) return Effect.fail(new GaslessDisabled())
+      const g = gasless.value
+      const keyId = x.keyId
+      if (keyId === undefined) return Effect.fail(new Internal({ detail: "a gasless request without an accepted key" }))
+      if (endpoint === "gasless/quote") {
+        const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
+        return Either.match(decodeGaslessQuoteRequest(body, rules), {
+          onLeft: Effect.fail,
+          onRight: (req) =>
+            Effect.flatMap(withBudget(g.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
+              encodeGaslessQuoteResponse(req, answer, programs.executor, issueQuoteId(req, answer, nowSeconds), x.requestId)),
+        })
+      }
+      if (endpoint === "gasless/submit") {
+        return Either.match(decodeGaslessSubmit(body, { executor: programs.executor }), {
+          onLeft: Effect.fail,
+          onRight: (signed) =>
+            Effect.flatMap(withBudget(g.submit({ ...signed, keyId }), settings.swapTimeoutMs, swapTimeout), (answer) => encodeGaslessSubmitResponse(answer, x.requestId)),
+        })
+      }
+      return Either.match(decodeGaslessStatus(body), {
+        onLeft: Effect.fail,
+        onRight: (tradeHash) =>
+          Effect.flatMap(withBudget(g.status(tradeHash, keyId), settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeGaslessStatusResponse(answer, x.requestId)),
+      })
+    }
+
     const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
       endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
         const nowSeconds = Math.floor(now / 1000)
+        if (endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status") return runGasless(endpoint, body, x, nowSeconds)
         const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
         if (endpoint === "quote") {
           return Either.match(decodeQuoteRequest(body, rules), {
@@ -90,8 +124,10 @@ export const makeExchange = (settings: ExchangeSettings) =>
     const bodyOptions = { limit: BODY_LIMIT_BYTES, timeoutMs: settings.bodyTimeoutMs }
 
     // content type, body (16 KB, within its deadline), JSON, fields, program, encoded answer
+    const isGasless = (endpoint: ApiEndpoint) => endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status"
     return (endpoint: ApiEndpoint, request: Request, x: Exchange): Effect.Effect<Response, ApiError> =>
-      Effect.zipRight(checkContentType(request.headers), readJsonBody(request, bodyOptions)).pipe(
+      // without a relayer the gasless endpoints are off, whatever the body
+      isGasless(endpoint) && Option.isNone(gasless) ? Effect.fail(new GaslessDisabled()) : Effect.zipRight(checkContentType(request.headers), readJsonBody(request, bodyOptions)).pipe(
         Effect.flatMap((body) => runProgram(endpoint, body, x)),
         Effect.map((body) => okResponse(body, x)),
       )

@@ -13,7 +13,7 @@ export const requestDuration = Metric.histogram(
 )
 
 /** The API's endpoints, by the last part of their path. */
-export type ApiEndpoint = "quote" | "swap" | "sources" | "tokens"
+export type ApiEndpoint = "quote" | "swap" | "sources" | "tokens" | "gasless/quote" | "gasless/submit" | "gasless/status"
 /** an endpoint, or "other" (unknown paths: their names are not labels) */
 export type EndpointLabel = ApiEndpoint | "other"
 

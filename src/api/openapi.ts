@@ -7,8 +7,19 @@ import { HttpApi, HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSecur
 import { Schema } from "effect"
 import { BASE_PATH } from "./admission.ts"
 import { ERROR_TABLE } from "./errors.ts"
-import { QuoteBody, SwapBody } from "./requests.ts"
-import { ErrorBodyJson, QuoteResponseJson, SwapResponseJson, SourcesResponseJson, TokensResponseJson, EmptyBody } from "./response-schemas.ts"
+import { GaslessStatusBody, GaslessSubmitBody } from "./gasless-requests.ts"
+import { GaslessQuoteBody, QuoteBody, SwapBody } from "./requests.ts"
+import {
+  EmptyBody,
+  ErrorBodyJson,
+  GaslessQuoteResponseJson,
+  GaslessStatusResponseJson,
+  GaslessSubmitResponseJson,
+  QuoteResponseJson,
+  SourcesResponseJson,
+  SwapResponseJson,
+  TokensResponseJson,
+} from "./response-schemas.ts"
 
 export const API_VERSION = "1.2.0"
 
@@ -92,6 +103,41 @@ const tokens = withErrors(
     .annotate(OpenApi.Description, "Every token held by a published pool, with its reference price when a feed gives one."),
 )
 
+const GASLESS_OFF = "Offered when the service has a relayer; otherwise 404 NOT_FOUND (gasless swaps are not enabled)."
+
+const gaslessQuote = withErrors(
+  HttpApiEndpoint.post("gaslessQuote", `${BASE_PATH}/gasless/quote`)
+    .setHeaders(RequestHeaders)
+    .setPayload(GaslessQuoteBody)
+    .addSuccess(GaslessQuoteResponseJson)
+    .annotate(OpenApi.Summary, "Price a gasless swap and give the order to sign")
+    .annotate(
+      OpenApi.Description,
+      `The swap priced as /quote prices it, over the venues only (the relayer routes anew when it sends), with the relayer's fee: the gas of the relayed transaction at the block's base fee, priced in tokenOut, plus the service's margin; amountOut and minAmountOut are net of it too. order.typedData is the EIP-712 SwapOrder to sign (a fresh random nonce, the request's deadline); permit, when not null, is the EIP-2612 permit to sign with it so that no approval is needed. tokenIn must be an ERC-20. A relayer short of USDC answers 503 UNAVAILABLE with Retry-After. ${GASLESS_OFF}`,
+    ),
+)
+
+const gaslessSubmit = withErrors(
+  HttpApiEndpoint.post("gaslessSubmit", `${BASE_PATH}/gasless/submit`)
+    .setHeaders(RequestHeaders)
+    .setPayload(GaslessSubmitBody)
+    .addSuccess(GaslessSubmitResponseJson)
+    .annotate(OpenApi.Summary, "Hand a signed order to the relayer")
+    .annotate(
+      OpenApi.Description,
+      `The order's signature must recover to order.sender (or its ERC-1271 wallet accept it) for this chain and executor; its deadline must be ahead and its nonce unused; the permit's signature must recover to the sender. The order is priced again at the head and simulated with the signatures from the relayer account, then accepted: the relayer sends it, pays the gas and takes at most maxRelayerFee of tokenOut. The same signed order again answers the same tradeHash and is sent once. 400 names the field; 409 SIMULATION_FAILED when it cannot pay its terms at the head. ${GASLESS_OFF}`,
+    ),
+)
+
+const gaslessStatus = withErrors(
+  HttpApiEndpoint.post("gaslessStatus", `${BASE_PATH}/gasless/status`)
+    .setHeaders(RequestHeaders)
+    .setPayload(GaslessStatusBody)
+    .addSuccess(GaslessStatusResponseJson)
+    .annotate(OpenApi.Summary, "Follow a gasless order")
+    .annotate(OpenApi.Description, `The order's status, its transactions and, once confirmed, what was paid. A tradeHash unknown, or submitted with another API key, is 404 NOT_FOUND. ${GASLESS_OFF}`),
+)
+
 const HEADERS = {
   requestId: { description: "the body's requestId", schema: { type: "string" } },
   limit: { description: "the key's requests a minute (once the key was accepted)", schema: { type: "integer" } },
@@ -143,7 +189,7 @@ const finish = (spec: Record<string, any>): Record<string, any> => {
 }
 
 export const Api = HttpApi.make("arc-swap")
-  .add(HttpApiGroup.make("swap", { topLevel: true }).add(quote).add(swap).add(sources).add(tokens).middleware(ApiKeyAuth))
+  .add(HttpApiGroup.make("swap", { topLevel: true }).add(quote).add(swap).add(sources).add(tokens).add(gaslessQuote).add(gaslessSubmit).add(gaslessStatus).middleware(ApiKeyAuth))
   .annotateContext(
     OpenApi.annotations({
       title: "Arc swap aggregator API",

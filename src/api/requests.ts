@@ -6,7 +6,7 @@ import { Either, ParseResult, Schema } from "effect"
 import type { Address, Hex } from "viem"
 import { ARC_CHAIN_IDS, ARC_CHAINS_TEXT, checksum, describeArcChain, isNativePlaceholder, isUsdc, NATIVE_EEEE_PLACEHOLDER, NATIVE_ZERO_PLACEHOLDER, type ArcChainId } from "../domain/index.ts"
 import { JsonNumber } from "./body.ts"
-import { InvalidRequest, type PermitSignature, type SwapRequest } from "../swap/index.ts"
+import { InvalidRequest, type GaslessQuoteRequest, type PermitSignature, type SwapRequest } from "../swap/index.ts"
 import type { QuoteRequest } from "../domain/index.ts"
 
 export const DEFAULT_SLIPPAGE_BPS = 50
@@ -14,7 +14,7 @@ export const DEFAULT_DEADLINE_SECONDS = 20 * 60
 export const MAX_DEADLINE_SECONDS = 60 * 60
 const MAX_UINT256 = (1n << 256n) - 1n
 
-const describeValue = (u: unknown): string => {
+export const describeValue = (u: unknown): string => {
   if (u instanceof JsonNumber) return u.source.length > 80 ? `${u.source.slice(0, 80)}…` : u.source
   if (typeof u === "string") return JSON.stringify(u.length > 80 ? `${u.slice(0, 80)}…` : u)
   if (typeof u === "number" || typeof u === "boolean" || u === null) return String(u)
@@ -38,7 +38,7 @@ const Checksummed = Schema.TemplateLiteral("0x", Schema.String)
 /** JSON Schema of a field as the OpenAPI document shows it (the parser is the truth, this its description). */
 type FieldJsonSchema = Record<string, unknown> & { readonly description: string }
 
-const fieldOf = <A, I>(
+export const fieldOf = <A, I>(
   to: Schema.Schema<A, I>,
   parse: (u: unknown) => Either.Either<A, string>,
   jsonSchema: FieldJsonSchema,
@@ -52,8 +52,8 @@ const fieldOf = <A, I>(
     encode: ParseResult.succeed,
   }).annotations({ jsonSchema })
 
-const ADDRESS_JSON = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const
-const addressField = (description: string) => fieldOf(Checksummed as Schema.Schema<Address>, parseAddress, { ...ADDRESS_JSON, description })
+export const ADDRESS_JSON = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const
+export const addressField = (description: string) => fieldOf(Checksummed as Schema.Schema<Address>, parseAddress, { ...ADDRESS_JSON, description })
 
 /** The largest amount accepted as a JSON number: 2^53 (above it, a parsed number may have lost digits). */
 export const MAX_JSON_NUMBER_AMOUNT = 2n ** 53n
@@ -205,7 +205,7 @@ const QUOTE_ID = /^[A-Za-z0-9_-]{1,512}$/
 const parseQuoteId = (u: unknown): Either.Either<string, string> =>
   typeof u === "string" && QUOTE_ID.test(u) ? Either.right(u) : Either.left(`must be a quoteId returned by POST /quote, got ${describeValue(u)}`)
 
-const quoteFields = {
+export const quoteFields = {
   tokenIn: addressField("the token sold: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
   tokenOut: addressField("the token bought: an ERC-20, or native USDC as 0x0000…0000 or 0xEeee…EEeE"),
   amountIn: Schema.optional(amountField("exact input: the amount of tokenIn sold, in its smallest unit; exactly one of amountIn and amountOut")),
@@ -220,12 +220,28 @@ const quoteFields = {
 
 /** The body of POST /quote, field by field (joint rules are checked by decodeQuoteRequest). */
 export const QuoteBody = Schema.Struct(quoteFields)
-/** The body of POST /swap, field by field (joint rules are checked by decodeSwapRequest). */
-export const SwapBody = Schema.Struct({
-  ...quoteFields,
+const partyFields = {
   sender: addressField("sends the transaction and pays amountIn"),
   recipient: Schema.optional(addressField("receives amountOut; the sender when not sent")),
   deadline: Schema.optional(DeadlineField),
+}
+
+/** The body of POST /gasless/quote, field by field (joint rules are checked by decodeGaslessQuoteRequest). */
+export const GaslessQuoteBody = Schema.Struct({
+  ...quoteFields,
+  tokenIn: addressField("the token sold: an ERC-20 (native USDC cannot be signed over: use the ERC-20 USDC 0x3600…0000)"),
+  sender: addressField("signs the order and pays its input (no transaction, no gas)"),
+  recipient: Schema.optional(addressField("receives amountOut; the sender when not sent")),
+  deadline: Schema.optional(fieldOf(Schema.Number, parseDeadline, {
+    type: "integer",
+    description: "Unix seconds after which the order cannot execute: in the future, at most one hour ahead; now + 20 minutes when not sent",
+  })),
+})
+
+/** The body of POST /swap, field by field (joint rules are checked by decodeSwapRequest). */
+export const SwapBody = Schema.Struct({
+  ...quoteFields,
+  ...partyFields,
   quoteId: Schema.optional(fieldOf(Schema.String, parseQuoteId, {
     type: "string",
     pattern: QUOTE_ID.source,
@@ -242,6 +258,7 @@ const parseOptions = { errors: "all", onExcessProperty: "error" } as const
 
 const decodeQuoteBody = Schema.decodeUnknownEither(QuoteBody, parseOptions)
 const decodeSwapBody = Schema.decodeUnknownEither(SwapBody, parseOptions)
+const decodeGaslessQuoteBody = Schema.decodeUnknownEither(GaslessQuoteBody, parseOptions)
 
 type FieldParsers = Readonly<Record<string, (u: unknown) => Either.Either<unknown, string>>>
 
@@ -257,7 +274,9 @@ const quoteParsers: FieldParsers = {
   includeSources: parseSourceNames,
   excludeSources: parseSourceNames,
 }
-const swapParsers: FieldParsers = { ...quoteParsers, sender: parseAddress, recipient: parseAddress, deadline: parseDeadline, quoteId: parseQuoteId, permit: parsePermit }
+const partyParsers: FieldParsers = { sender: parseAddress, recipient: parseAddress, deadline: parseDeadline }
+const swapParsers: FieldParsers = { ...quoteParsers, ...partyParsers, quoteId: parseQuoteId, permit: parsePermit }
+const gaslessQuoteParsers: FieldParsers = { ...quoteParsers, ...partyParsers }
 const QUOTE_REQUIRED = ["tokenIn", "tokenOut"] as const
 const SWAP_REQUIRED = [...QUOTE_REQUIRED, "sender"] as const
 
@@ -337,7 +356,7 @@ const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 type QuoteFields = Schema.Schema.Type<typeof QuoteBody>
 
 /** Why an address cannot send or receive a swap (zero address, route executor, native placeholder), or undefined. */
-const partyProblem = (address: string, executor: string): string | undefined =>
+export const partyProblem = (address: string, executor: string): string | undefined =>
   same(address, NATIVE_ZERO_PLACEHOLDER) ? "cannot be the zero address"
   : same(address, executor) ? "cannot be the route executor"
   : same(address, NATIVE_EEEE_PLACEHOLDER) ? "cannot be the native-token placeholder 0xEeee…EEeE"
@@ -398,19 +417,36 @@ const allowedSources = (f: QuoteFields, known: ReadonlySet<string>): ReadonlySet
 export const decodeQuoteRequest = (body: unknown, rules: RequestRules): Either.Either<QuoteRequest, InvalidRequest> =>
   Either.flatMap(decodeFields(decodeQuoteBody, body, quoteParsers, QUOTE_REQUIRED), (f) => quoteFromFields(f, rules))
 
+type PartyFields = { readonly sender: Address; readonly recipient?: Address | undefined; readonly deadline?: number | undefined }
+
+/** The sender, the recipient (the sender when not sent) and the deadline (now + 20 minutes when not sent), or the first problem. */
+const partiesFromFields = (f: PartyFields, rules: RequestRules): Either.Either<{ readonly sender: Address; readonly recipient: Address; readonly deadline: number }, InvalidRequest> => {
+  // the sender first (table order): a recipient not sent is the sender, so it is checked with it
+  const senderProblem = partyProblem(f.sender, rules.executor)
+  if (senderProblem !== undefined) return fail(`sender: ${senderProblem}`)
+  const recipient = f.recipient ?? f.sender
+  const recipientProblem = partyProblem(recipient, rules.executor)
+  if (recipientProblem !== undefined) return fail(`recipient: ${recipientProblem}`)
+  const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
+  if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
+  if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)
+  return Either.right({ sender: f.sender, recipient, deadline })
+}
+
+/** A POST /gasless/quote body → GaslessQuoteRequest, or the first problem, naming its field. */
+export const decodeGaslessQuoteRequest = (body: unknown, rules: RequestRules): Either.Either<GaslessQuoteRequest, InvalidRequest> =>
+  Either.flatMap(decodeFields(decodeGaslessQuoteBody, body, gaslessQuoteParsers, SWAP_REQUIRED), (f) => {
+    if (isNativePlaceholder(f.tokenIn)) {
+      return fail("tokenIn: a gasless order takes an ERC-20 input; native USDC cannot be signed over: use the ERC-20 USDC 0x3600000000000000000000000000000000000000 (the same balance)")
+    }
+    return Either.flatMap(quoteFromFields(f, rules), (quote) => Either.map(partiesFromFields(f, rules), (parties): GaslessQuoteRequest => ({ ...quote, ...parties })))
+  })
+
 /** A POST /swap body → SwapRequest (with the quoteId sent), or the first problem, naming its field. */
 export const decodeSwapRequest = (body: unknown, rules: RequestRules): Either.Either<SwapRequestWithQuote, InvalidRequest> =>
   Either.flatMap(decodeFields(decodeSwapBody, body, swapParsers, SWAP_REQUIRED), (f) =>
-    Either.flatMap(quoteFromFields(f, rules), (quote): Either.Either<SwapRequestWithQuote, InvalidRequest> => {
-      // the sender first (table order): a recipient not sent is the sender, so it is checked with it
-      const senderProblem = partyProblem(f.sender, rules.executor)
-      if (senderProblem !== undefined) return fail(`sender: ${senderProblem}`)
-      const recipient = f.recipient ?? f.sender
-      const recipientProblem = partyProblem(recipient, rules.executor)
-      if (recipientProblem !== undefined) return fail(`recipient: ${recipientProblem}`)
-      const deadline = f.deadline ?? rules.nowSeconds + DEFAULT_DEADLINE_SECONDS
-      if (deadline <= rules.nowSeconds) return fail(`deadline: must be in the future (now is ${rules.nowSeconds})`)
-      if (deadline > rules.nowSeconds + MAX_DEADLINE_SECONDS) return fail(`deadline: must be at most one hour ahead (at most ${rules.nowSeconds + MAX_DEADLINE_SECONDS})`)
+    Either.flatMap(Either.flatMap(quoteFromFields(f, rules), (quote) => Either.map(partiesFromFields(f, rules), (parties) => ({ quote, parties }))), ({ quote, parties }): Either.Either<SwapRequestWithQuote, InvalidRequest> => {
+      const { recipient, deadline } = parties
       if (f.permit !== undefined) {
         if (isNativePlaceholder(f.tokenIn)) {
           return fail("permit: native USDC input is paid with tx.value and takes no permit (a permit is for an ERC-20 tokenIn, such as the ERC-20 USDC 0x3600…0000)")

@@ -11,6 +11,8 @@ export interface Exchange {
   readonly requestId: string
   /** set once a key is accepted: the limit headers go on every later response */
   rate: { readonly limit: number; readonly remaining: number; readonly resetSeconds: number } | undefined
+  /** the accepted key's id, once a key was accepted (a gasless order belongs to it) */
+  keyId?: string
   /** the spec's code of the answer ("OK" until an error is rendered) */
   code: string
 }

@@ -136,6 +136,77 @@ export const SwapResponseJson = Schema.Struct({
   requestId: RequestIdJson,
 }).annotations({ identifier: "SwapResponse" })
 
+const OrderTypedData = Schema.Struct({
+  domain: Schema.Struct({
+    name: Schema.String.annotations({ description: "\"Arc Route Executor\"" }),
+    version: Schema.String.annotations({ description: "\"1\"" }),
+    chainId: Schema.Number.pipe(Schema.int()).annotations({ description: "the chain served, as a number" }),
+    verifyingContract: addressJson("the route executor"),
+  }),
+  types: Schema.Struct({
+    EIP712Domain: Schema.Array(TypedDataField),
+    SwapOrder: Schema.Array(TypedDataField),
+  }),
+  primaryType: Schema.Literal("SwapOrder"),
+  message: Schema.Struct({
+    sender: addressJson("signs the order and pays its input"),
+    recipient: addressJson("receives the output"),
+    tokenIn: AddressJson,
+    tokenOut: AddressJson,
+    exactOutput: Schema.Boolean.annotations({ description: "false for exact input, true for exact output" }),
+    amountIn: amountJson("exact input: amountIn, paid exactly; exact output: maxAmountIn, the most paid"),
+    amountOut: amountJson("exact input: minAmountOut, the least the recipient receives; exact output: amountOut, received exactly"),
+    maxRelayerFee: amountJson("relayerFee.amount: the most the relayer takes, in tokenOut"),
+    feeBps: IntegerJson(0, 100, "the partner fee"),
+    feeRecipient: addressJson("the partner fee's recipient; 0x0000…0000 without a fee"),
+    nonce: blockNumberJson("a fresh random 256-bit unordered nonce"),
+    deadline: blockNumberJson("the request's deadline, Unix seconds"),
+  }).annotations({ description: "the SwapOrder; integers are decimal strings (feeBps a number); send it back to /gasless/submit exactly as given" }),
+}).annotations({ identifier: "SwapOrderTypedData", description: "EIP-712 typed data for eth_signTypedData_v4 (viem signTypedData): the order, not its route" })
+
+export const GaslessQuoteResponseJson = Schema.Struct({
+  ...pricedFields,
+  amountOut: amountJson("exact input: what the recipient gets, grossAmountOut less both fees and the relayer fee; exact output: as requested"),
+  minAmountOut: amountJson("exact input: amountOut less slippageBps, rounded down (the order's amountOut); exact output: = amountOut"),
+  relayerFee: Schema.Struct({
+    token: addressJson("tokenOut"),
+    amount: amountJson("the most the relayer takes: (the route's gas + the order entry's) × the block's base fee, priced in tokenOut, plus the service's margin"),
+  }).annotations({ identifier: "RelayerFee" }),
+  order: Schema.Struct({ typedData: OrderTypedData }).annotations({ identifier: "GaslessOrder", description: "sign typedData and send its message with the signature to /gasless/submit" }),
+  permit: Schema.NullOr(Permit).annotations({ description: "the permit to sign with the order instead of an approval (value = the order's amountIn, deadline = the order's): tokenIn implements EIP-2612 and the sender's allowance to the executor is short; null otherwise" }),
+  approval: Approval,
+  issues: Schema.NullOr(Issues),
+  quoteId: Schema.String.annotations({ description: "this quote, signed" }),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "GaslessQuoteResponse" })
+
+const OrderStatusJson = Schema.Literal("pending", "submitted", "confirmed", "failed", "expired").annotations({
+  description: "pending: accepted, not yet sent; submitted: sent, not yet mined; confirmed: mined and paid; failed: mined and reverted, or refused at send (reason says why); expired: the deadline passed unsent",
+})
+const TradeHashJson = HexJson.annotations({ description: "the order's EIP-712 digest" })
+
+export const GaslessSubmitResponseJson = Schema.Struct({
+  tradeHash: TradeHashJson,
+  status: OrderStatusJson,
+  requestId: RequestIdJson,
+}).annotations({ identifier: "GaslessSubmitResponse" })
+
+export const GaslessStatusResponseJson = Schema.Struct({
+  tradeHash: TradeHashJson,
+  status: OrderStatusJson,
+  transactions: Schema.Array(
+    Schema.Struct({
+      hash: HexJson,
+      blockNumber: Schema.NullOr(blockNumberJson("the block it was mined in")).annotations({ description: "null until mined" }),
+    }),
+  ).annotations({ description: "every transaction the relayer sent for the order, in order (a replacement follows the one it replaced)" }),
+  amountIn: Schema.NullOr(amountJson("what the sender paid")).annotations({ description: "null until confirmed" }),
+  amountOut: Schema.NullOr(amountJson("what the recipient received")).annotations({ description: "null until confirmed" }),
+  relayerFee: Schema.NullOr(amountJson("what the relayer took, in tokenOut")).annotations({ description: "null until confirmed" }),
+  reason: Schema.NullOr(Schema.String).annotations({ description: "why the order failed or expired; null otherwise" }),
+  requestId: RequestIdJson,
+}).annotations({ identifier: "GaslessStatusResponse" })
+
 export const ERROR_CODES = [
   "INVALID_REQUEST",
   "UNAUTHORIZED",

@@ -5,7 +5,10 @@ import { Context, Effect, Layer, Option } from "effect"
 import { ApiKeys, SharedLimitStore } from "../access/index.ts"
 import { AppConfig } from "../config/index.ts"
 import { MarketState } from "../market/index.ts"
-import { serveAdmin, type AdminServeError, type AdminServer } from "./admin.ts"
+import { serveAdmin, type AdminServeError, type AdminServer, type RelayerHealthShape } from "./admin.ts"
+
+/** The relayer of gasless swaps as /health sees it; provided by the programs when the service has a relayer. */
+export class RelayerHealth extends Context.Tag("ops/RelayerHealth")<RelayerHealth, RelayerHealthShape>() {}
 
 /** The admin listener, when ADMIN_PORT is set. */
 export class AdminListener extends Context.Tag("ops/AdminListener")<AdminListener, Option.Option<AdminServer>>() {}
@@ -19,10 +22,12 @@ export const AdminLive: Layer.Layer<AdminListener, AdminServeError, AppConfig | 
     const keys = yield* ApiKeys
     const limitStore = yield* SharedLimitStore
     const market = yield* Effect.serviceOption(MarketState)
+    const relayer = yield* Effect.serviceOption(RelayerHealth)
     const admin = yield* serveAdmin(config.admin.value, {
       keys,
       limitStore,
       market,
+      relayer,
       marketStaleAfterMs: config.marketStaleAfterMs,
       checkTimeoutMs: config.keyStore.timeoutMs,
     })

@@ -6,7 +6,9 @@
 //   GET /health   200 when the market is fresh and the key store answers, 503
 //                 otherwise, with a JSON body naming each check. Shared limits
 //                 that cannot be reached make the status "degraded" (still 200)
-//                 when LIMITS_ON_REDIS_FAILURE=open, and 503 when it is closed.
+//                 when LIMITS_ON_REDIS_FAILURE=open, and 503 when it is closed;
+//                 a relayer of gasless swaps that cannot send (short of USDC)
+//                 makes it "degraded" too, and its check says why.
 // With a token (ADMIN_TOKEN), every request must carry `Authorization: Bearer
 // <token>`; any other answers 401 before the path is looked at.
 import { Data, Duration, Effect, Metric, Option, Runtime, type Redacted, type Scope } from "effect"
@@ -35,6 +37,8 @@ export interface HealthInputs {
   readonly market: Option.Option<{ readonly staleness: Effect.Effect<Staleness> }>
   /** the market is stale past this */
   readonly marketStaleAfterMs: number
+  /** the relayer of gasless swaps, when the service has one */
+  readonly relayer?: Option.Option<RelayerHealthShape>
   /** the longest one check may take (default 2000 ms) */
   readonly checkTimeoutMs?: number
 }
@@ -55,7 +59,16 @@ export interface HealthReport {
       readonly consecutiveFailures: number
       readonly lastError?: string
     }
+    /** the relayer of gasless swaps: not ok while it cannot send (short of USDC, node unreachable); error says why */
+    readonly relayer?: { readonly ok: boolean; readonly address: string; readonly error?: string }
   }
+}
+
+/** What /health asks the relayer of gasless swaps. */
+export interface RelayerHealthShape {
+  readonly address: string
+  /** fails with why the relayer cannot send orders now */
+  readonly readiness: Effect.Effect<void, { readonly reason: string }>
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : typeof e === "object" && e !== null && "message" in e ? String(e.message) : String(e))
@@ -79,11 +92,13 @@ export const checkHealth = (inputs: HealthInputs): Effect.Effect<HealthReport> =
     const bounded = <A, E>(self: Effect.Effect<A, E>) =>
       Effect.either(Effect.timeoutFail(self, { duration: limit, onTimeout: () => new Error(`no answer within ${Duration.toMillis(limit)} ms`) }))
 
-    const [keys, limits, market] = yield* Effect.all(
+    const relayer = inputs.relayer ?? Option.none()
+    const [keys, limits, market, ready] = yield* Effect.all(
       [
         bounded(inputs.keys.ping),
         Option.match(inputs.limitStore, { onNone: () => Effect.succeed(Option.none()), onSome: (store) => Effect.map(bounded(store.ping), Option.some) }),
         Option.match(inputs.market, { onNone: () => Effect.succeed(Option.none()), onSome: (m) => Effect.map(m.staleness, Option.some) }),
+        Option.match(relayer, { onNone: () => Effect.succeed(Option.none()), onSome: (r) => Effect.map(bounded(r.readiness), Option.some) }),
       ],
       { concurrency: "unbounded" },
     )
@@ -111,11 +126,25 @@ export const checkHealth = (inputs: HealthInputs): Effect.Effect<HealthReport> =
       }
     }
 
+    const relayerCheck: HealthReport["checks"]["relayer"] = Option.match(Option.all([relayer, ready]), {
+      onNone: () => undefined,
+      onSome: ([r, result]) =>
+        result._tag === "Right"
+          ? { ok: true, address: r.address }
+          : { ok: false, address: r.address, error: "reason" in result.left ? String(result.left.reason) : message(result.left) },
+    })
+
     const limitsDown = !limitsCheck.ok
     const closedLimits = limitsCheck.store === "redis" && limitsCheck.onFailure === "closed"
+    // a relayer that cannot send leaves every other endpoint working: degraded
     const status: HealthReport["status"] =
-      !keyStore.ok || (marketCheck !== undefined && !marketCheck.ok) || (limitsDown && closedLimits) ? "unavailable" : limitsDown ? "degraded" : "ok"
-    return { status, checks: { keyStore, limits: limitsCheck, ...(marketCheck !== undefined ? { market: marketCheck } : {}) } }
+      !keyStore.ok || (marketCheck !== undefined && !marketCheck.ok) || (limitsDown && closedLimits) ? "unavailable"
+      : limitsDown || (relayerCheck !== undefined && !relayerCheck.ok) ? "degraded"
+      : "ok"
+    return {
+      status,
+      checks: { keyStore, limits: limitsCheck, ...(marketCheck !== undefined ? { market: marketCheck } : {}), ...(relayerCheck !== undefined ? { relayer: relayerCheck } : {}) },
+    }
   })
 
 export interface AdminServer {

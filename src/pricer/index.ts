@@ -5,6 +5,6 @@
 export type { DisplayHop, SourceRequest, SourceRoute } from "./route.ts"
 export { ownRoute, ownRouteExactOutput, OWN_ROUTER, type OwnRouteOptions } from "./own-route.ts"
 export { betterRoute, rankRoutes } from "./rank.ts"
-export { gasCostOf, price, sourceRequest, type PriceOptions, type PricingTokens, type Priced, type Refusal } from "./price.ts"
+export { gasCostOf, price, relayerFeeOf, sourceRequest, type PriceOptions, type PricingTokens, type Priced, type Refusal } from "./price.ts"
 export { BPS, bpsOf, grossForNet, maxAmountIn, minAmountOut, splitFees, type FeeRates, type FeeSplit } from "./fees.ts"
 export { nativeToToken, priceImpactBps } from "./impact.ts"

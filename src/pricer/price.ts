@@ -57,6 +57,19 @@ export const gasCostOf = (wei: bigint, tokenOut: NormalizedToken, priceOut: UsdP
   return { native: wei, usdc, tokenOut: out ?? null }
 }
 
+/**
+ * What a relayer takes for sending a transaction of `gas` at `world`'s base fee, in tokenOut's
+ * smallest units (priced as gasCost.tokenOut is), raised by `marginBps` and rounded up; undefined
+ * without a reference price for tokenOut.
+ */
+export const relayerFeeOf = (world: World, tokenOut: NormalizedToken, gas: bigint, marginBps: number): bigint | undefined => {
+  const address = tokenOut.erc20Address.toLowerCase()
+  const priceOut = world.prices.get(address) ?? (address === USDC ? ONE_DOLLAR : undefined)
+  const cost = gasCostOf(gas * world.baseFeeWei, tokenOut, priceOut, world.prices.get(USDC) ?? ONE_DOLLAR).tokenOut
+  if (cost === null) return undefined
+  return (cost * (10_000n + BigInt(marginBps)) + 9_999n) / 10_000n
+}
+
 /** A request priced: every source's route best first, and the response each would give. */
 export interface Priced {
   /** best after gas first (never empty); equal routes keep the sources' order, the own router first */

@@ -22,8 +22,10 @@ export class SimulationFailed extends Data.TaggedError("SimulationFailed")<{
   readonly message?: string
 }> {}
 
-/** Routing is briefly unavailable (the chain or a required source cannot be read). */
+/** Routing is briefly unavailable (the chain or a required source cannot be read), or the relayer cannot take orders now. */
 export class Unavailable extends Data.TaggedError("Unavailable")<{
+  /** sent to the client when present (the relayer short of USDC, say); defaults to "routing is briefly unavailable" */
+  readonly message?: string
   /** logged, never sent */
   readonly detail?: string
   /** Retry-After in seconds; default 1 */
@@ -43,5 +45,16 @@ export class Timeout extends Data.TaggedError("Timeout")<{
   readonly detail?: string
 }> {}
 
+/** A gasless order this API key did not submit, or none at all. */
+export class OrderNotFound extends Data.TaggedError("OrderNotFound")<{
+  /** sent to the client */
+  readonly message: string
+}> {}
+
+/** The service has no relayer (RELAYER_PRIVATE_KEY unset): the gasless endpoints are off. */
+export class GaslessDisabled extends Data.TaggedError("GaslessDisabled")<{}> {}
+
 export type QuoteError = InvalidRequest | NoRoute | Unavailable | Internal | Timeout
 export type SwapError = QuoteError | SimulationFailed
+/** What the gasless endpoints may fail with. */
+export type GaslessError = SwapError | OrderNotFound | GaslessDisabled

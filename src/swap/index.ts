@@ -14,3 +14,16 @@ export { decimalPrice, sourcesOf, tokensOf, type SourceInfo, type SourcesAnswer,
 export { decodeQuoteId, encodeQuoteId, priceChangeBps, priceChangeOf, QUOTE_ID_TTL_SECONDS, quoteIdKey, sameRequest, type QuotedTerms } from "./quote-id.ts"
 export { senderIssues, type AllowanceIssue, type BalanceIssue, type InputKind, type SenderIssues } from "./sender-issues.ts"
 export { canonicalSignature, checkPermitSignature, permitToSign, type PermitToSign, type PermitSignature } from "./permit.ts"
+export { GaslessDisabled, OrderNotFound, type GaslessError } from "./errors.ts"
+export {
+  GaslessPrograms,
+  orderToSign,
+  type GaslessProgramsShape,
+  type GaslessQuoteRequest,
+  type GaslessQuoteResponse,
+  type GaslessStatusResponse,
+  type GaslessSubmitRequest,
+  type GaslessSubmitResponse,
+  type OrderToSign,
+} from "./gasless.ts"
+export { freshNonce, type GaslessSettings } from "./gasless-quote.ts"

@@ -15,7 +15,7 @@ export interface PermitSignature {
 }
 
 /** EIP-712's domain type for a domain of name, version, chainId and verifyingContract. */
-const EIP712_DOMAIN = [
+export const EIP712_DOMAIN = [
   { name: "name", type: "string" },
   { name: "version", type: "string" },
   { name: "chainId", type: "uint256" },

@@ -158,7 +158,7 @@ export const priceRequest = (services: QuoteServices, request: QuoteRequest, opt
   Effect.flatMap(latestWorld(services.market), (world) => pricedOn(services, world, request, options))
 
 /** The request priced on `world`: the tokens, the external sources' answers, the pricer. */
-const pricedOn = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<Priced, QuoteError> =>
+export const pricedOn = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<Priced, QuoteError> =>
   Effect.flatMap(services.tokensOf(world, request), (tokens) =>
     Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
       const priced = price(world, tokens, request, external, { maxPriceImpactBps: services.maxPriceImpactBps })

@@ -61,7 +61,7 @@ const HEAD_WAIT = "2 seconds"
  * fee or pause. When the head cannot be read (node unreachable) the latest block is used, and the
  * simulation then reports that it could not run.
  */
-const catchUpWithHead = Effect.gen(function* () {
+export const catchUpWithHead = Effect.gen(function* () {
   const rpc = yield* Rpc
   const market = yield* MarketState
   const head = yield* rpc.blockNumber().pipe(Effect.option)

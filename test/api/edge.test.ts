@@ -167,7 +167,7 @@ describe("401 UNAUTHORIZED", () => {
 describe("404, 405", () => {
   for (const path of ["/", "/api/v1", "/api/v1/", "/api/v1/quotes", "/api/v1/quote/", "/api/v2/quote", "/API/V1/QUOTE"]) {
     test(`unknown path ${path}: 404 NOT_FOUND`, async () => {
-      expectError(await post(api, path, quoteBody(), auth()), 404, "NOT_FOUND", `no endpoint at ${path}: use POST /api/v1/quote, /swap, /sources or /tokens`)
+      expectError(await post(api, path, quoteBody(), auth()), 404, "NOT_FOUND", `no endpoint at ${path}: use POST /api/v1/quote, /swap, /sources or /tokens (or /gasless/quote, /gasless/submit, /gasless/status)`)
     })
   }
   test("a query string does not change the path", async () => {

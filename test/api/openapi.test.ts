@@ -12,9 +12,11 @@ describe("openapi.json", () => {
   test("is what the code generates now (run `bun run openapi` after changing the API)", () => {
     expect(openApiJson()).toBe(committed)
   })
-  test("is OpenAPI 3.1 with the four endpoints, POST only, behind an API key in either header", () => {
+  test("is OpenAPI 3.1 with the seven endpoints, POST only, behind an API key in either header", () => {
     expect(document.openapi).toBe("3.1.0")
-    expect(Object.keys(document.paths).sort()).toEqual(["/api/v1/quote", "/api/v1/sources", "/api/v1/swap", "/api/v1/tokens"])
+    expect(Object.keys(document.paths).sort()).toEqual([
+      "/api/v1/gasless/quote", "/api/v1/gasless/status", "/api/v1/gasless/submit", "/api/v1/quote", "/api/v1/sources", "/api/v1/swap", "/api/v1/tokens",
+    ])
     for (const item of Object.values<Record<string, unknown>>(document.paths)) expect(Object.keys(item)).toEqual(["post"])
     expect(document.components.securitySchemes).toEqual({
       apiKey: { type: "apiKey", name: "x-api-key", in: "header" },
@@ -56,5 +58,13 @@ describe("openapi.json", () => {
       "tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline", "quoteId", "permit",
     ])
     expect(body("/api/v1/quote").additionalProperties).toBe(false)
+    expect(body("/api/v1/gasless/quote").required).toEqual(["tokenIn", "tokenOut", "sender"])
+    expect(body("/api/v1/gasless/quote").oneOf).toEqual([{ required: ["amountIn"] }, { required: ["amountOut"] }])
+    expect(Object.keys(body("/api/v1/gasless/quote").properties)).toEqual([
+      "tokenIn", "tokenOut", "amountIn", "amountOut", "feeBps", "feeRecipient", "slippageBps", "chainId", "includeSources", "excludeSources", "sender", "recipient", "deadline",
+    ])
+    const component = (path: string) => document.components.schemas[body(path).$ref.split("/").at(-1)]
+    expect(component("/api/v1/gasless/submit").required).toEqual(["order", "signature"])
+    expect(component("/api/v1/gasless/status").required).toEqual(["tradeHash"])
   })
 })
