@@ -27,6 +27,11 @@ export interface SimulateExecute {
   readonly block: { readonly number: bigint; readonly timestamp: bigint }
   /** also find the least gas limit at which the call succeeds */
   readonly findGasLimit?: boolean
+  /**
+   * The route's shape (its entry, hop kinds and native sides): calls of one shape need about the
+   * same limit over the gas they use, so once one was searched the next is checked at one limit.
+   */
+  readonly gasShape?: string
 }
 
 export type SimulationOutcome =
@@ -66,6 +71,11 @@ interface TokenSlots {
 const GAS_GRID: readonly bigint[] = [10_800n, 11_100n, 11_400n, 11_700n, 12_000n, 12_300n, 12_600n, 12_900n, 13_200n, 13_600n, 14_000n]
 /** Grid limits up to here (+26%) are the executor's usual range; a first success later is checked against eth_estimateGas. */
 const GRID_TRUSTED = 7
+
+/** Above the ratio a shape needed last time, so that one check usually suffices: 3%, one grid step. */
+const SHAPE_MARGIN_BPS = 300n
+/** How many route shapes' ratios are kept (least recently searched dropped first). */
+const SHAPE_CAPACITY = 1_000
 
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
@@ -191,12 +201,41 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         return searched !== undefined && searched < limits[first]! ? searched : limits[first]
       })
 
+    // the least limit over the gas used (bps) each route shape needed when last searched, owned by
+    // this simulator; a Map keeps insertion order, so the first key is the least recently searched
+    const shapeRatios = new Map<string, bigint>()
+    const learn = (shape: string, gasUsed: bigint, limit: bigint) =>
+      Effect.sync(() => {
+        shapeRatios.delete(shape)
+        shapeRatios.set(shape, (limit * 10_000n + gasUsed - 1n) / gasUsed)
+        if (shapeRatios.size > SHAPE_CAPACITY) shapeRatios.delete(shapeRatios.keys().next().value!)
+      })
+
+    /**
+     * The least limit for a call that used `gasUsed`: a shape seen before is checked once, at its
+     * last ratio plus a grid step (the limit is then at most that much above the least, and the
+     * execution count per /swap is two); otherwise, or when that check runs out of gas, the grid.
+     */
+    const leastLimit = (params: SimulateExecute, stateOverride: StateOverride, gasUsed: bigint) =>
+      Effect.gen(function* () {
+        const shape = params.gasShape
+        const ratio = shape === undefined ? undefined : shapeRatios.get(shape)
+        if (ratio !== undefined) {
+          const limit = (gasUsed * (ratio + SHAPE_MARGIN_BPS) + 9_999n) / 10_000n
+          const [calls] = yield* simulateNext(params, stateOverride, [callOf(params, limit)])
+          if (calls![0]!.success) return limit
+        }
+        const limit = yield* searchGrid(params, stateOverride, gasUsed)
+        if (shape !== undefined && limit !== undefined) yield* learn(shape, gasUsed, limit)
+        return limit
+      })
+
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
       const { state: stateOverride, coversGrid } = yield* overrides(params)
       const outcome = yield* check(params, stateOverride)
       if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
       const limit = outcome.gasUsed !== undefined && coversGrid
-        ? yield* searchGrid(params, stateOverride, outcome.gasUsed)
+        ? yield* leastLimit(params, stateOverride, outcome.gasUsed)
         : yield* estimate(params, stateOverride)
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
