@@ -1,7 +1,7 @@
 // Simulates a route executor call from its sender, with the balance and
 // allowance the sender will have filled in by state overrides, so the check
 // works before the approval is sent.
-import { Cache, Context, Duration, Effect, Layer } from "effect"
+import { Cache, Context, Duration, Effect, Layer, Metric } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
 import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { RpcError } from "./rpc-error.ts"
@@ -77,6 +77,18 @@ const SHAPE_MARGIN_BPS = 300n
 /** How many route shapes' ratios are kept (least recently searched dropped first). */
 const SHAPE_CAPACITY = 1_000
 
+/** How each least gas limit was found: a shape's one check, the grid, or the node's own search. */
+export const gasLimitSearches = Metric.counter("simulation_gas_limit_searches_total", {
+  description: "least gas limits found for simulated executor calls, by how (shape: one check at a shape's known ratio; grid; estimate: eth_estimateGas)",
+  incremental: true,
+})
+/** Executions of executor calls asked of the node (eth_estimateGas counted once). */
+export const simulatedExecutions = Metric.counter("simulation_executions_total", {
+  description: "executions of executor calls asked of the node by simulations (each eth_simulateV1 call, eth_call, eth_estimateGas counted once)",
+  incremental: true,
+})
+const searched = (how: "shape" | "grid" | "estimate") => Metric.increment(Metric.tagged(gasLimitSearches, "how", how))
+
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
 const MAX_UINT256 = (1n << 256n) - 1n
@@ -144,14 +156,14 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
     })
     /** One eth_simulateV1 block of `calls`, based explicitly on the priced block and moving forward from it, as geth and reth require. */
     const simulateNext = (params: SimulateExecute, stateOverride: StateOverride, calls: readonly ReturnType<typeof callOf>[]) =>
-      rpc.simulate(
+      Metric.incrementBy(simulatedExecutions, calls.length).pipe(Effect.zipRight(rpc.simulate(
         [{ blockOverrides: { number: params.block.number + 1n, time: params.block.timestamp + 1n }, stateOverrides: stateOverride, calls }],
         { blockNumber: params.block.number },
-      )
+      )))
 
     /** eth_call on the priced block's state; a revert is an outcome, not an error. */
     const checkByCall = (params: SimulateExecute, stateOverride: StateOverride) =>
-      rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+      Metric.increment(simulatedExecutions).pipe(Effect.zipRight(rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }))).pipe(
         Effect.as<Checked>({ ok: true, gasUsed: undefined }),
         Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed<Checked>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e))),
       )
@@ -177,7 +189,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
 
     /** The node's own search (eth_estimateGas) on the priced block's state with the same overrides; undefined when the call reverts. */
     const estimate = (params: SimulateExecute, stateOverride: StateOverride) =>
-      rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+      Metric.increment(simulatedExecutions).pipe(Effect.zipRight(rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }))).pipe(
         Effect.map((gas): bigint | undefined => gas),
         Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed(undefined) : Effect.fail(e))),
       )
@@ -193,12 +205,12 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         const limits = GAS_GRID.map((bps) => (gasUsed * bps + 9_999n) / 10_000n)
         const [calls] = yield* simulateNext(params, stateOverride, limits.map((gas) => callOf(params, gas)))
         const first = calls!.findIndex((c) => c.success)
-        if (first >= 0 && first < GRID_TRUSTED) return limits[first]
+        if (first >= 0 && first < GRID_TRUSTED) return yield* Effect.as(searched("grid"), limits[first])
         // past the routes' usual range (or past the grid): the node's own search decides, and the
         // lower of two limits that both succeed is kept
-        const searched = yield* estimate(params, stateOverride)
-        if (first < 0) return searched
-        return searched !== undefined && searched < limits[first]! ? searched : limits[first]
+        const estimated = yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))
+        if (first < 0) return estimated
+        return estimated !== undefined && estimated < limits[first]! ? estimated : limits[first]
       })
 
     // the least limit over the gas used (bps) each route shape needed when last searched, owned by
@@ -223,7 +235,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         if (ratio !== undefined) {
           const limit = (gasUsed * (ratio + SHAPE_MARGIN_BPS) + 9_999n) / 10_000n
           const [calls] = yield* simulateNext(params, stateOverride, [callOf(params, limit)])
-          if (calls![0]!.success) return limit
+          if (calls![0]!.success) return yield* Effect.as(searched("shape"), limit)
         }
         const limit = yield* searchGrid(params, stateOverride, gasUsed)
         if (shape !== undefined && limit !== undefined) yield* learn(shape, gasUsed, limit)
@@ -236,7 +248,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
       const limit = outcome.gasUsed !== undefined && coversGrid
         ? yield* leastLimit(params, stateOverride, outcome.gasUsed)
-        : yield* estimate(params, stateOverride)
+        : yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
       return { ok: true, gasLimit: limit } as const
