@@ -36,10 +36,13 @@ export const NONCE_CANCELLED_EVENT = pick("event", "NonceCancelled")[0]!
 
 /**
  * Extra gas of executeOrder over the sender's own execute of the same route (exact input, one
- * V3 hop, ERC-20 in and out, relayer fee paid, no permit), measured on the devnet by
- * test/contracts/route-executor-orders.test.ts; add it to execute's estimate for the relayer fee.
+ * V3 hop, EURC -> USDC, relayer fee paid, no permit, the sender's first nonce of a bitmap word):
+ * 59,100 to 59,500 measured on the devnet by test/contracts/route-executor-orders.test.ts,
+ * rounded up. Add it to execute's estimate for the relayer fee; a permit adds about 20,000 more
+ * (permitAndCall's figure in bench/executor-gas.ts), a relayer that never held tokenOut about
+ * 17,000 (its first balance).
  */
-export const ORDER_ENTRY_GAS_OVERHEAD = 60_000n
+export const ORDER_ENTRY_GAS_OVERHEAD = 62_000n
 
 /** The sender's EIP-2612 permit for the executor, of the order's tokenIn. */
 export interface OrderPermit {

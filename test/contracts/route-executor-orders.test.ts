@@ -362,6 +362,13 @@ describe("executeOrder refuses", () => {
     expect(await f.callError(relayer, data)).toEqual({ name: "PermitTokenMismatch", args: [WETH] })
   })
 
+  test("a recipient that is nobody or the executor itself (InvalidConfig Recipient)", async () => {
+    for (const recipient of [zeroAddress, f.executor]) {
+      const o = { ...order, recipient }
+      expect(await orderError(params(o, await sign(sender, o)))).toMatchObject({ name: "InvalidConfig", fault: "Recipient" })
+    }
+  })
+
   test("a minimum the route cannot pay (Slippage)", async () => {
     const greedy = { ...order, amountOut: order.amountOut + 100_001n }
     expect(await orderError(params(greedy, await sign(sender, greedy)))).toMatchObject({ name: "Slippage", reason: "Slippage" })

@@ -153,6 +153,8 @@ contract OrderEntry is ExecutorBase {
         address tokenIn = order.tokenIn;
         if (tokenIn == address(0) || tokenIn == NATIVE_PLACEHOLDER) revert NativeOrderInput();
         if (permit.token != address(0) && permit.token != tokenIn) revert PermitTokenMismatch(permit.token);
+        // the swap's own recipient is this contract; the order's must be someone else
+        if (order.recipient == address(0) || order.recipient == address(this)) revert InvalidConfig(ConfigFault.Recipient);
 
         orderHash = keccak256(
             abi.encodePacked("\x19\x01", orderDomainSeparator(), keccak256(abi.encode(ORDER_TYPEHASH, order)))
