@@ -151,17 +151,37 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         uint256 partnerAmount
     );
 
+    /// @dev OrderEntry (gasless orders), run by delegatecall for every selector not here
+    address private immutable _orderEntry;
+
     /// @param owner_ may pause, set the protocol fee and the fee collector, allowlist routers,
     /// and register venues and stable pools (there are none until it does)
-    constructor(address owner_, address feeCollector_, uint16 protocolFeeBps_) {
+    /// @param orderEntry_ the OrderEntry deployment whose functions this contract also answers
+    constructor(address owner_, address feeCollector_, uint16 protocolFeeBps_, address orderEntry_) {
         if (owner_ == address(0)) revert InvalidConfig(ConfigFault.Owner);
         if (feeCollector_ == address(0) || feeCollector_ == address(this)) revert InvalidConfig(ConfigFault.FeeCollector);
         if (protocolFeeBps_ > MAX_PROTOCOL_FEE_BPS) revert InvalidConfig(ConfigFault.ProtocolFee);
+        if (orderEntry_.code.length == 0) revert InvalidConfig(ConfigFault.OrderEntry);
+        _orderEntry = orderEntry_;
         owner = owner_;
         _config = Config({feeCollector: feeCollector_, protocolFeeBps: protocolFeeBps_, paused: false});
         emit OwnershipTransferred(address(0), owner_);
         emit FeeCollectorChanged(address(0), feeCollector_);
         emit ProtocolFeeChanged(0, protocolFeeBps_);
+    }
+
+    /// @notice Gasless orders (executeOrder, cancelNonce, nonceUsed; see OrderEntry) run here, in
+    /// this contract's context, by delegatecall; so do the plain native payments this contract
+    /// makes to itself, and OrderEntry refuses anyone else's.
+    fallback() external payable {
+        address entry = _orderEntry;
+        assembly ("memory-safe") {
+            calldatacopy(0, 0, calldatasize())
+            let ok := delegatecall(gas(), entry, 0, calldatasize(), 0, 0)
+            returndatacopy(0, 0, returndatasize())
+            if ok { return(0, returndatasize()) }
+            revert(0, returndatasize())
+        }
     }
 
     // ------------------------------------------------------------------ execute
@@ -301,7 +321,10 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         if (block.timestamp > deadline) revert Expired(deadline);
         if (quotedProtocolFeeBps != cfg.protocolFeeBps) revert StaleFeeConfig(quotedProtocolFeeBps, cfg.protocolFeeBps);
         if (feeBps > MAX_PARTNER_FEE_BPS) revert InvalidConfig(ConfigFault.PartnerFee);
-        if (recipient == address(0) || recipient == address(this)) revert InvalidConfig(ConfigFault.Recipient);
+        // the executor itself only for its own call (a gasless order's swap, paid out by OrderEntry)
+        if (recipient == address(0) || (recipient == address(this) && msg.sender != address(this))) {
+            revert InvalidConfig(ConfigFault.Recipient);
+        }
         if (feeBps != 0 && (feeRecipient == address(0) || feeRecipient == address(this))) {
             revert InvalidConfig(ConfigFault.FeeRecipient);
         }
@@ -340,21 +363,27 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         uint256 partnerAmount = o.gross * o.feeBps / BPS;
         uint256 net = o.gross - protocolAmount - partnerAmount;
         address recipient = o.recipient;
-        uint256 before;
-        uint256 afterwards;
+        address tokenOut = o.token;
         if (o.nativeOut) {
             if (protocolAmount != 0) _sendNative(cfg.feeCollector, protocolAmount);
             if (partnerAmount != 0) _sendNative(o.feeRecipient, partnerAmount);
-            before = recipient.balance;
-            if (net != 0) _sendNative(recipient, net);
-            afterwards = recipient.balance;
         } else {
-            address tokenOut = o.token;
             if (protocolAmount != 0) tokenOut.safeTransfer(cfg.feeCollector, protocolAmount);
             if (partnerAmount != 0) tokenOut.safeTransfer(o.feeRecipient, partnerAmount);
-            before = tokenOut.balanceOfToken(recipient);
-            if (net != 0) tokenOut.safeTransfer(recipient, net);
-            afterwards = tokenOut.balanceOfToken(recipient);
+        }
+        uint256 before;
+        // an order's swap (recipient: this contract): the net stays here for OrderEntry to pay out
+        uint256 afterwards = net;
+        if (recipient != address(this)) {
+            if (o.nativeOut) {
+                before = recipient.balance;
+                if (net != 0) _sendNative(recipient, net);
+                afterwards = recipient.balance;
+            } else {
+                before = tokenOut.balanceOfToken(recipient);
+                if (net != 0) tokenOut.safeTransfer(recipient, net);
+                afterwards = tokenOut.balanceOfToken(recipient);
+            }
         }
         // a balance that fell counts as nothing received
         unchecked {

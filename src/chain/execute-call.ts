@@ -26,7 +26,19 @@ export const isNativeToken = (token: Address): boolean => isNativePlaceholder(to
 /** The token a pool holds for `token`: the ERC-20 USDC for native USDC, else the token itself. */
 export const poolToken = (token: Address): Address => (isNativeToken(token) ? USDC_ERC20 : getAddress(token))
 
-export const routeExecutorAbi: Abi = ownArtifact("RouteExecutor").abi
+/**
+ * What the executor answers: RouteExecutor's own ABI and, at the same address (its fallback
+ * delegatecalls OrderEntry), the gasless orders' functions, events and errors.
+ */
+export const routeExecutorAbi: Abi = (() => {
+  const own = ownArtifact("RouteExecutor").abi as Abi
+  const key = (item: Abi[number]) => `${item.type}:${"name" in item ? item.name : ""}`
+  const known = new Set(own.map(key))
+  const delegated = (ownArtifact("OrderEntry").abi as Abi).filter(
+    (item) => (item.type === "function" || item.type === "event" || item.type === "error") && !known.has(key(item)),
+  )
+  return [...own, ...delegated]
+})()
 
 export interface ExecuteParams {
   readonly tokenIn: Address
@@ -122,7 +134,7 @@ export const decodeExecute = (data: Hex): DecodedExecute => {
 export const ROUTE_FAULTS = ["Malformed", "Shares", "TokenChain", "UnknownPool", "RouterNotAllowed", "PartialFill", "ZeroAmount"] as const
 export type RouteFault = (typeof ROUTE_FAULTS)[number]
 /** InvalidConfig(fault): the contract's ConfigFault enum, by value. */
-export const CONFIG_FAULTS = ["PartnerFee", "Recipient", "FeeRecipient", "ProtocolFee", "FeeCollector", "Owner", "Router", "Venue", "StablePool"] as const
+export const CONFIG_FAULTS = ["PartnerFee", "Recipient", "FeeRecipient", "ProtocolFee", "FeeCollector", "Owner", "Router", "Venue", "StablePool", "OrderEntry"] as const
 export type ConfigFault = (typeof CONFIG_FAULTS)[number]
 
 /** The executor errors that are SIMULATION_FAILED reasons of the API, named the same. */

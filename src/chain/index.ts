@@ -1,10 +1,10 @@
 // The chain room's door: the JSON-RPC service and its errors, batched reads,
-// the route executor's calldata (with a permit ahead of it) and errors, and the simulation of a /swap
+// the route executor's calldata (with a permit ahead of it, and its gasless orders) and errors, and the simulation of a /swap
 // transaction with the gas limit it needs.
 export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
 export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
 export { read, type Read, type ReadResult } from "./multicall.ts"
-export { Simulator, makeSimulator, type SimulateExecute, type SimulationOutcome, type SimulatorShape } from "./simulator.ts"
+export { Simulator, gasLimitSearches, makeSimulator, simulatedExecutions, type SimulateExecute, type SimulationOutcome, type SimulatorShape } from "./simulator.ts"
 export {
   CONFIG_FAULTS,
   decodeExecute,
@@ -33,6 +33,27 @@ export {
   type DecodedExecuteExactOutput,
   type ExactOutputParams,
 } from "./exact-output-call.ts"
+export {
+  CANCEL_NONCE_ABI,
+  decodeExecuteOrder,
+  decodeOrderFilled,
+  encodeCancelNonce,
+  encodeExecuteOrder,
+  encodeNonceUsed,
+  EXECUTE_ORDER_ABI,
+  NONCE_CANCELLED_EVENT,
+  NONCE_USED_ABI,
+  ORDER_ENTRY_GAS_OVERHEAD,
+  ORDER_ERRORS,
+  ORDER_FILLED_EVENT,
+  readNonceUsed,
+  type DecodedExecuteOrder,
+  type ExecuteOrderParams,
+  type NonceReader,
+  type OrderError,
+  type OrderFilled,
+  type OrderPermit,
+} from "./order-call.ts"
 export { decodePermitAndCall, encodePermitAndCall, splitPermitSignature, type DecodedPermitAndCall, type SignedPermit } from "./permit-call.ts"
 export {
   decodeRoute,

@@ -1,7 +1,7 @@
 // Simulates a route executor call from its sender, with the balance and
 // allowance the sender will have filled in by state overrides, so the check
 // works before the approval is sent.
-import { Cache, Context, Duration, Effect, Layer } from "effect"
+import { Cache, Context, Duration, Effect, Layer, Metric } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
 import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { RpcError } from "./rpc-error.ts"
@@ -27,6 +27,11 @@ export interface SimulateExecute {
   readonly block: { readonly number: bigint; readonly timestamp: bigint }
   /** also find the least gas limit at which the call succeeds */
   readonly findGasLimit?: boolean
+  /**
+   * The route's shape (its entry, hop kinds and native sides): calls of one shape need about the
+   * same limit over the gas they use, so once one was searched the next is checked at one limit.
+   */
+  readonly gasShape?: string
 }
 
 export type SimulationOutcome =
@@ -66,6 +71,23 @@ interface TokenSlots {
 const GAS_GRID: readonly bigint[] = [10_800n, 11_100n, 11_400n, 11_700n, 12_000n, 12_300n, 12_600n, 12_900n, 13_200n, 13_600n, 14_000n]
 /** Grid limits up to here (+26%) are the executor's usual range; a first success later is checked against eth_estimateGas. */
 const GRID_TRUSTED = 7
+
+/** Above the ratio a shape needed last time, so that one check usually suffices: 3%, one grid step. */
+const SHAPE_MARGIN_BPS = 300n
+/** How many route shapes' ratios are kept (least recently searched dropped first). */
+const SHAPE_CAPACITY = 1_000
+
+/** How each least gas limit was found: a shape's one check, the grid, or the node's own search. */
+export const gasLimitSearches = Metric.counter("simulation_gas_limit_searches_total", {
+  description: "least gas limits found for simulated executor calls, by how (shape: one check at a shape's known ratio; grid; estimate: eth_estimateGas)",
+  incremental: true,
+})
+/** Executions of executor calls asked of the node (eth_estimateGas counted once). */
+export const simulatedExecutions = Metric.counter("simulation_executions_total", {
+  description: "executions of executor calls asked of the node by simulations (each eth_simulateV1 call, eth_call, eth_estimateGas counted once)",
+  incremental: true,
+})
+const searched = (how: "shape" | "grid" | "estimate") => Metric.increment(Metric.tagged(gasLimitSearches, "how", how))
 
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
@@ -134,14 +156,14 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
     })
     /** One eth_simulateV1 block of `calls`, based explicitly on the priced block and moving forward from it, as geth and reth require. */
     const simulateNext = (params: SimulateExecute, stateOverride: StateOverride, calls: readonly ReturnType<typeof callOf>[]) =>
-      rpc.simulate(
+      Metric.incrementBy(simulatedExecutions, calls.length).pipe(Effect.zipRight(rpc.simulate(
         [{ blockOverrides: { number: params.block.number + 1n, time: params.block.timestamp + 1n }, stateOverrides: stateOverride, calls }],
         { blockNumber: params.block.number },
-      )
+      )))
 
     /** eth_call on the priced block's state; a revert is an outcome, not an error. */
     const checkByCall = (params: SimulateExecute, stateOverride: StateOverride) =>
-      rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+      Metric.increment(simulatedExecutions).pipe(Effect.zipRight(rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }))).pipe(
         Effect.as<Checked>({ ok: true, gasUsed: undefined }),
         Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed<Checked>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e))),
       )
@@ -167,7 +189,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
 
     /** The node's own search (eth_estimateGas) on the priced block's state with the same overrides; undefined when the call reverts. */
     const estimate = (params: SimulateExecute, stateOverride: StateOverride) =>
-      rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }).pipe(
+      Metric.increment(simulatedExecutions).pipe(Effect.zipRight(rpc.estimateGas({ ...callOf(params), blockNumber: params.block.number, stateOverride }))).pipe(
         Effect.map((gas): bigint | undefined => gas),
         Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed(undefined) : Effect.fail(e))),
       )
@@ -183,12 +205,41 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         const limits = GAS_GRID.map((bps) => (gasUsed * bps + 9_999n) / 10_000n)
         const [calls] = yield* simulateNext(params, stateOverride, limits.map((gas) => callOf(params, gas)))
         const first = calls!.findIndex((c) => c.success)
-        if (first >= 0 && first < GRID_TRUSTED) return limits[first]
+        if (first >= 0 && first < GRID_TRUSTED) return yield* Effect.as(searched("grid"), limits[first])
         // past the routes' usual range (or past the grid): the node's own search decides, and the
         // lower of two limits that both succeed is kept
-        const searched = yield* estimate(params, stateOverride)
-        if (first < 0) return searched
-        return searched !== undefined && searched < limits[first]! ? searched : limits[first]
+        const estimated = yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))
+        if (first < 0) return estimated
+        return estimated !== undefined && estimated < limits[first]! ? estimated : limits[first]
+      })
+
+    // the least limit over the gas used (bps) each route shape needed when last searched, owned by
+    // this simulator; a Map keeps insertion order, so the first key is the least recently searched
+    const shapeRatios = new Map<string, bigint>()
+    const learn = (shape: string, gasUsed: bigint, limit: bigint) =>
+      Effect.sync(() => {
+        shapeRatios.delete(shape)
+        shapeRatios.set(shape, (limit * 10_000n + gasUsed - 1n) / gasUsed)
+        if (shapeRatios.size > SHAPE_CAPACITY) shapeRatios.delete(shapeRatios.keys().next().value!)
+      })
+
+    /**
+     * The least limit for a call that used `gasUsed`: a shape seen before is checked once, at its
+     * last ratio plus a grid step (the limit is then at most that much above the least, and the
+     * execution count per /swap is two); otherwise, or when that check runs out of gas, the grid.
+     */
+    const leastLimit = (params: SimulateExecute, stateOverride: StateOverride, gasUsed: bigint) =>
+      Effect.gen(function* () {
+        const shape = params.gasShape
+        const ratio = shape === undefined ? undefined : shapeRatios.get(shape)
+        if (ratio !== undefined) {
+          const limit = (gasUsed * (ratio + SHAPE_MARGIN_BPS) + 9_999n) / 10_000n
+          const [calls] = yield* simulateNext(params, stateOverride, [callOf(params, limit)])
+          if (calls![0]!.success) return yield* Effect.as(searched("shape"), limit)
+        }
+        const limit = yield* searchGrid(params, stateOverride, gasUsed)
+        if (shape !== undefined && limit !== undefined) yield* learn(shape, gasUsed, limit)
+        return limit
       })
 
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
@@ -196,8 +247,8 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       const outcome = yield* check(params, stateOverride)
       if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
       const limit = outcome.gasUsed !== undefined && coversGrid
-        ? yield* searchGrid(params, stateOverride, outcome.gasUsed)
-        : yield* estimate(params, stateOverride)
+        ? yield* leastLimit(params, stateOverride, outcome.gasUsed)
+        : yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
       return { ok: true, gasLimit: limit } as const

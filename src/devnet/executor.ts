@@ -1,4 +1,5 @@
-// Deploys the route executor (contracts/out/RouteExecutor.json) and registers the venues it may
+// Deploys the route executor (contracts/out/RouteExecutor.json, after the OrderEntry its gasless
+// orders run in, contracts/out/OrderEntry.json) and registers the venues it may
 // route through. The executor knows no DEX of its own: its owner registers each deployment by
 // id (setVenue: a Uniswap V2 factory with its pair init code hash and swap fee, a V3 factory or
 // pool deployer with its pool init code hash, a V4 PoolManager) and each Curve-style stable
@@ -67,26 +68,38 @@ export class ExecutorDeployError extends Error {
   override readonly name = "ExecutorDeployError"
 }
 
-/** The constructor arguments, in order. */
-export const routeExecutorConstructorArgs = (o: Pick<DeployRouteExecutorOptions, "owner" | "feeCollector" | "protocolFeeBps">) =>
-  [o.owner, o.feeCollector, o.protocolFeeBps] as const
+/** The constructor arguments, in order; `orderEntry` is the OrderEntry deployment the executor delegates gasless orders to. */
+export const routeExecutorConstructorArgs = (
+  o: Pick<DeployRouteExecutorOptions, "owner" | "feeCollector" | "protocolFeeBps"> & { readonly orderEntry: Address },
+) => [o.owner, o.feeCollector, o.protocolFeeBps, o.orderEntry] as const
 
-/** Deploys RouteExecutor and returns its address once the deployment is mined. It has no venue yet. */
-export const deployRouteExecutor = async (options: DeployRouteExecutorOptions): Promise<Address> => {
-  const artifact = ownArtifact("RouteExecutor")
+const deployOwn = async (options: DeployRouteExecutorOptions, name: string, args: readonly unknown[]): Promise<Address> => {
+  const artifact = ownArtifact(name)
   const account = options.deployer ?? options.walletClient.account ?? options.owner
   const hash = await options.walletClient.deployContract({
     abi: artifact.abi,
     bytecode: artifact.bytecode,
-    args: routeExecutorConstructorArgs(options),
+    args,
     account,
     chain: options.walletClient.chain,
   })
   const receipt = await options.publicClient.waitForTransactionReceipt({ hash, pollingInterval: 20 })
   if (receipt.status !== "success" || !receipt.contractAddress) {
-    throw new ExecutorDeployError(`RouteExecutor deployment ${hash} failed (status ${receipt.status})`)
+    throw new ExecutorDeployError(`${name} deployment ${hash} failed (status ${receipt.status})`)
   }
   return getAddress(receipt.contractAddress)
+}
+
+/** Deploys OrderEntry (it has no state or arguments of its own), which an executor's constructor takes. */
+export const deployOrderEntry = (options: DeployRouteExecutorOptions): Promise<Address> => deployOwn(options, "OrderEntry", [])
+
+/**
+ * Deploys OrderEntry, then RouteExecutor with its address, and returns the executor's address
+ * once both are mined. It has no venue yet.
+ */
+export const deployRouteExecutor = async (options: DeployRouteExecutorOptions): Promise<Address> => {
+  const orderEntry = await deployOrderEntry(options)
+  return deployOwn(options, "RouteExecutor", routeExecutorConstructorArgs({ ...options, orderEntry }))
 }
 
 /** The executor's venue kinds (setVenue's `kind`; the route's hop kinds 1, 2, 3). */

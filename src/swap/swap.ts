@@ -11,6 +11,7 @@ import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue } from "../chain/index.ts"
 import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
+import { isNativePlaceholder } from "../domain/index.ts"
 import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
@@ -206,7 +207,7 @@ export const swapProgram = (
     // transaction is simulated on its state, as the block after it
     const block = { number: priced.world.blockNumber, timestamp: priced.world.blockTimestamp }
     /** The outcome, or undefined when the node cannot be reached; a refused or unreadable simulation is an error. */
-    const simulate = (data: Hex, findGasLimit: boolean): Effect.Effect<SimulationOutcome | undefined, Internal> =>
+    const simulate = (data: Hex, findGasLimit: boolean, gasShape?: string): Effect.Effect<SimulationOutcome | undefined, Internal> =>
       simulator
         .simulateExecute({
           sender: request.sender,
@@ -215,6 +216,7 @@ export const swapProgram = (
           value,
           block,
           findGasLimit,
+          ...(gasShape !== undefined ? { gasShape } : {}),
           // with a permit the allowance is the signature's to set: only the balance is filled in
           ...(!priced.tokenIn.native ? { pulls: { token: priced.tokenIn.erc20Address, amount: takes, allowance: permit === undefined } } : {}),
         })
@@ -256,8 +258,17 @@ export const swapProgram = (
           !outcome.ok ? refusal(outcome)
           : outcome.gasLimit === undefined ? { kind: "refused", reason: undefined, detail: "no gas limit found" }
           : respond(gasLimit(outcome.gasLimit))
+        // what makes one transaction's least gas limit like another's over the gas it uses
+        const gasShape = [
+          request.tradeType,
+          inputKind,
+          isNativePlaceholder(request.tokenOut) ? "native" : "erc20",
+          permitCall === undefined ? "" : "permit",
+          // splits in any order: they run one after the other, so the order barely moves the ratio
+          route.route.map((split) => split.hops.map((hop) => hop.kind).join(">")).sort().join("|"),
+        ].join(":")
         if (!isExternalRoute(route)) {
-          const outcome = yield* simulate(data, true)
+          const outcome = yield* simulate(data, true, gasShape)
           return outcome === undefined ? respond(null) : answer(outcome)
         }
         // third-party calldata: the same transaction, also asked to pay at least what was quoted;
@@ -265,7 +276,7 @@ export const swapProgram = (
         const quoted = (quote.amountOut * (10_000n - EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
         const strictMin = quoted > quote.minAmountOut ? quoted : quote.minAmountOut
         const strictData = yield* encode(route, { ...quote, minAmountOut: strictMin })
-        const [outcome, strict] = yield* Effect.all([simulate(data, true), simulate(strictData, false)], { concurrency: 2 })
+        const [outcome, strict] = yield* Effect.all([simulate(data, true, gasShape), simulate(strictData, false)], { concurrency: 2 })
         if (outcome === undefined || strict === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
         if (!outcome.ok) return refusal(outcome)
         if (!strict.ok) {

@@ -12,6 +12,9 @@ describe("openapi.json", () => {
   test("is what the code generates now (run `bun run openapi` after changing the API)", () => {
     expect(openApiJson()).toBe(committed)
   })
+  test("its description names both trade types and both chains", () => {
+    for (const words of ["exact input (amountIn)", "exact output (amountOut)", "5042", "5042002"]) expect(document.info.description).toContain(words)
+  })
   test("is OpenAPI 3.1 with the seven endpoints, POST only, behind an API key in either header", () => {
     expect(document.openapi).toBe("3.1.0")
     expect(Object.keys(document.paths).sort()).toEqual([

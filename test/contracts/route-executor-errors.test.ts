@@ -225,18 +225,19 @@ describe("UnsupportedToken: input that arrives short", () => {
 })
 
 describe("owner", () => {
-  test("the constructor refuses a zero owner, a zero fee collector and a fee above the cap (InvalidConfig)", async () => {
+  test("the constructor refuses a zero owner, a zero fee collector, a fee above the cap and an order entry without code (InvalidConfig)", async () => {
     const m = f.devnet.manifest
+    const entry = await f.deploy("OrderEntry")
     // the deployment as an eth_call: its revert data, or the runtime code it would leave
     const artifact = ownArtifact("RouteExecutor")
-    const deploy = (owner: Address, feeCollector: Address, protocolFeeBps: number) =>
+    const deploy = (owner: Address, feeCollector: Address, protocolFeeBps: number, orderEntry: Address = entry) =>
       f.client
         .call({
           account: f.owner,
           data: encodeDeployData({
             abi: artifact.abi,
             bytecode: artifact.bytecode,
-            args: routeExecutorConstructorArgs({ owner, feeCollector, protocolFeeBps }),
+            args: routeExecutorConstructorArgs({ owner, feeCollector, protocolFeeBps, orderEntry }),
           }),
         })
         .then(
@@ -246,6 +247,7 @@ describe("owner", () => {
     expect(await deploy(zeroAddress, f.feeCollector, 25)).toMatchObject({ name: "InvalidConfig", fault: "Owner" })
     expect(await deploy(f.owner, zeroAddress, 25)).toMatchObject({ name: "InvalidConfig", fault: "FeeCollector" })
     expect(await deploy(f.owner, f.feeCollector, 101)).toMatchObject({ name: "InvalidConfig", fault: "ProtocolFee" })
+    expect(await deploy(f.owner, f.feeCollector, 25, stranger)).toMatchObject({ name: "InvalidConfig", fault: "OrderEntry" })
     expect(await deploy(f.owner, f.feeCollector, 100)).toBe("deployed")
   })
 

@@ -1,10 +1,14 @@
 // RouteExecutor against a token that fights back: it re-enters execute (directly or through
-// permitAndCall) and forges swap and
+// permitAndCall or a gasless order) and forges swap and
 // unlock callbacks from inside its own transfers, trying to spend a victim's approval.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { encodeAbiParameters, encodeFunctionData, getAddress, type Address, type Hex } from "viem"
 import { decodeExecutorError, encodeExecute, routeExecutorAbi, type ExecuteParams } from "../../src/chain/execute-call.ts"
 import { encodePermitAndCall, type SignedPermit } from "../../src/chain/permit-call.ts"
+import { encodeExecuteOrder, readNonceUsed } from "../../src/chain/order-call.ts"
+import { swapOrderTypedData, type SwapOrder } from "../../src/domain/order.ts"
+import { testAccounts } from "../../src/devnet/accounts.ts"
+import { privateKeyToAccount } from "viem/accounts"
 import type { Route } from "../../src/chain/route-encoding.ts"
 import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { freshAddress, revertData, setupFixture, splitFees, USDC, users, type Fixture } from "./executor-fixture.ts"
@@ -137,6 +141,69 @@ describe("a token that re-enters", () => {
     expect(await f.balance(USDC, p.recipient)).toBe(amountOut)
     expect(await f.balance(USDC, victim)).toBe(victimBefore)
     expect(await f.balance(evil, f.executor)).toBe(0n)
+  })
+
+  let nonce = 0n
+  /** `by` (a user's index) signs an order; relayed by users[0] with its maximum fee */
+  const signedOrder = async (by: number, o: Pick<SwapOrder, "tokenIn" | "tokenOut" | "amountIn">, route: Route, relayerFee = 0n) => {
+    const account = privateKeyToAccount(testAccounts[by]!.privateKey)
+    const order: SwapOrder = {
+      sender: account.address, recipient: freshAddress(Math.floor(Math.random() * 1e9)), exactOutput: false, amountOut: 0n, maxRelayerFee: relayerFee,
+      feeBps: 0, feeRecipient: "0x0000000000000000000000000000000000000000", nonce: ++nonce, deadline: await f.deadline(), ...o,
+    }
+    const signature = await account.signTypedData(swapOrderTypedData(f.devnet.manifest.chainId, f.executor, order))
+    return { order, data: encodeExecuteOrder({ order, signature, permit: null, relayerFee, protocolFeeBps: bps, route }) }
+  }
+
+  test("a gasless order is not reentrant: execute from inside the input's pull and the route's transfers fails with Reentrancy; the order fills exactly", async () => {
+    const inner = encodeExecute(await params({ tokenIn: USDC, tokenOut: evil, amountIn: 10n ** 9n, route: usdcToEvil() }))
+    await setAttack(f.executor, inner)
+    const amountIn = 10n ** 20n
+    const { amountOut } = splitFees(await f.quoteRoute(evilToUsdc(), amountIn), bps, 0)
+    const { order, data } = await signedOrder(2, { tokenIn: evil, tokenOut: USDC, amountIn }, evilToUsdc())
+    const victimBefore = await f.balance(USDC, victim)
+    const countBefore = (await lastAttack()).count
+    expect((await f.send(users[0]!, f.executor, data)).status).toBe("success")
+    const attack = await lastAttack()
+    expect(attack.count).toBeGreaterThan(countBefore)
+    expect(attack.succeeded).toBe(false)
+    expect(attack.error?.name).toBe("Reentrancy")
+    expect(await f.balance(USDC, order.recipient)).toBe(amountOut)
+    expect(await f.balance(USDC, victim)).toBe(victimBefore)
+    expect(await f.balance(evil, f.executor)).toBe(0n)
+  })
+
+  test("a gasless order's payout is not reentrant: execute from inside the payment of the relayer's fee and the recipient's output fails with Reentrancy", async () => {
+    const inner = encodeExecute(await params({ tokenIn: USDC, tokenOut: evil, amountIn: 10n ** 9n, route: usdcToEvil() }))
+    await setAttack(f.executor, inner)
+    const amountIn = 5_000_000n
+    const relayerFee = 1_000n
+    const { amountOut } = splitFees(await f.quoteRoute(usdcToEvil(), amountIn), bps, 0)
+    const { order, data } = await signedOrder(2, { tokenIn: USDC, tokenOut: evil, amountIn }, usdcToEvil(), relayerFee)
+    const victimBefore = await f.balance(USDC, victim)
+    const relayerBefore = await f.balance(evil, users[0]!)
+    // the last transfer the token makes is the recipient's payment, after the swap has returned
+    expect((await f.send(users[0]!, f.executor, data)).status).toBe("success")
+    const attack = await lastAttack()
+    expect(attack.succeeded).toBe(false)
+    expect(attack.error?.name).toBe("Reentrancy")
+    expect(await f.balance(evil, order.recipient)).toBe(amountOut - relayerFee)
+    expect(await f.balance(evil, users[0]!)).toBe(relayerBefore + relayerFee)
+    expect(await f.balance(USDC, victim)).toBe(victimBefore)
+    expect(await f.balance(evil, f.executor)).toBe(0n)
+  })
+
+  test("executeOrder from inside a swap's transfer fails with Reentrancy, and the inner order's nonce stays unused", async () => {
+    const { order: victimOrder, data: inner } = await signedOrder(3, { tokenIn: USDC, tokenOut: evil, amountIn: 10n ** 9n }, usdcToEvil())
+    await setAttack(f.executor, inner)
+    const p = await params({ tokenIn: evil, tokenOut: USDC, amountIn: 10n ** 18n, route: evilToUsdc() })
+    const victimBefore = await f.balance(USDC, victim)
+    expect((await f.execute(user, p)).status).toBe("success")
+    const attack = await lastAttack()
+    expect(attack.succeeded).toBe(false)
+    expect(attack.error?.name).toBe("Reentrancy")
+    expect(await f.balance(USDC, victim)).toBe(victimBefore)
+    expect(await readNonceUsed(f.client, f.executor, victimOrder.sender, victimOrder.nonce)).toBe(false)
   })
 
   test("a forged V3 swap callback while the executor waits for its pool fails with UnexpectedCallback", async () => {

@@ -1,6 +1,8 @@
 // Every relative link of the README, the changelog and docs/ leads somewhere:
 // the file or folder exists, and an anchor names a heading of the page it
-// points into (GitHub's heading ids).
+// points into (GitHub's heading ids). The commands they write do too: every
+// `bun test PATH` names a file or folder that exists, every `bun bench NAME` a
+// subject of bench/index.ts.
 import { describe, expect, test } from "bun:test"
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -90,6 +92,45 @@ const brokenLinks = (root: string): string[] => {
   return problems
 }
 
+/** The text inside fenced code blocks and inline code, line by line: where commands are written. */
+const codeLines = (markdown: string): string[] => {
+  const lines: string[] = []
+  let fence: string | undefined
+  for (const line of markdown.split("\n")) {
+    const marker = /^\s*(```+|~~~+)/.exec(line)?.[1]
+    if (marker !== undefined && (fence === undefined || marker.startsWith(fence))) {
+      fence = fence === undefined ? marker : undefined
+      lines.push("")
+      continue
+    }
+    lines.push(fence !== undefined ? line : [...line.matchAll(/(`+)([^`]*?)\1/g)].map((m) => m[2]).join("\n"))
+  }
+  return lines
+}
+
+/** The bench subjects, as bench/index.ts lists them. */
+const benchSubjects = (root: string): Set<string> =>
+  new Set([...readFileSync(join(root, "bench/index.ts"), "utf8").matchAll(/\{\s*name:\s*"([a-z0-9-]+)"/g)].map((m) => m[1]!))
+
+/** Every `bun test PATH` whose path does not exist and every `bun bench NAME` that is not a subject: "page:line: command (why)". */
+const brokenCommands = (root: string): string[] => {
+  const problems: string[] = []
+  const subjects = benchSubjects(root)
+  for (const page of pagesOf(root)) {
+    codeLines(readFileSync(join(root, page), "utf8")).forEach((line, index) => {
+      for (const match of line.matchAll(/\bbun test[ \t]+([^\s`;&|]+)/g)) {
+        if (!existsSync(join(root, match[1]!))) problems.push(`${page}:${index + 1}: bun test ${match[1]} (no ${match[1]})`)
+      }
+      for (const match of line.matchAll(/\bbun bench((?:[ \t]+[a-z][a-z0-9-]*)*)/g)) {
+        for (const name of match[1]!.trim().split(/\s+/).filter((n) => n !== "")) {
+          if (!subjects.has(name)) problems.push(`${page}:${index + 1}: bun bench ${name} (not a subject of bench/index.ts)`)
+        }
+      }
+    })
+  }
+  return problems
+}
+
 describe("links in README.md and docs/", () => {
   test("the README and every reference page are checked", () => {
     const pages = pagesOf(ROOT)
@@ -109,6 +150,11 @@ describe("links in README.md and docs/", () => {
       .filter((page) => page.startsWith("docs/"))
       .filter((page) => !readme.includes(`](${page})`))
     expect(unlinked).toEqual([])
+  })
+
+  test("every test file and bench subject a command names exists", () => {
+    expect(benchSubjects(ROOT).has("market")).toBe(true)
+    expect(brokenCommands(ROOT)).toEqual([])
   })
 
   describe("the check finds what is broken", () => {
@@ -136,6 +182,24 @@ describe("links in README.md and docs/", () => {
         "README.md": "# R\n\n`[x](nowhere.md)`\n\n```md\n[y](nowhere.md)\n```\n\n[site](https://example.com/x.md)\n",
       })
       expect(problems).toEqual([])
+    })
+
+    test("a command naming a missing test file or an unknown bench subject; prose is not a command", () => {
+      const root = mkdtempSync(join(tmpdir(), "docs-commands-"))
+      try {
+        mkdirSync(join(root, "docs"))
+        mkdirSync(join(root, "bench"))
+        mkdirSync(join(root, "test/pricer"), { recursive: true })
+        writeFileSync(join(root, "test/pricer/fees.test.ts"), "")
+        writeFileSync(join(root, "bench/index.ts"), 'const subjects = [\n  { name: "routing", run },\n  { name: "api", run },\n]\n')
+        writeFileSync(
+          join(root, "README.md"),
+          "# R\n\nOne file: `bun test test/fees/fees.test.ts`, or `bun test test/pricer/fees.test.ts`.\n\n```sh\nbun bench routing apis   # some\nbun bench\n```\n\nRun bun bench quickly, or bun test everything.\n",
+        )
+        expect(brokenCommands(root)).toEqual(["README.md:3: bun test test/fees/fees.test.ts (no test/fees/fees.test.ts)", "README.md:6: bun bench apis (not a subject of bench/index.ts)"])
+      } finally {
+        rmSync(root, { recursive: true, force: true })
+      }
     })
 
     test("headings get GitHub's ids", () => {

@@ -4,7 +4,8 @@
 // must not be served (edited in the file, written under another secret, of
 // another chain, venue set or chain history, damaged, or signed but contradicted
 // by the chain: a pool's state, its ticks or its facts) refused with a log line,
-// the market then loaded from the chain.
+// the market then loaded from the chain; the pools whose facts are checked are a
+// sample drawn anew at every restore.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Layer, Logger, ManagedRuntime, Option, Redacted } from "effect"
 import { Database } from "bun:sqlite"
@@ -317,6 +318,31 @@ describe("a tampered snapshot is not served", () => {
     expect(started.said).toEqual([expect.stringContaining(`pool ${v3Key()} disagrees with the chain at block ${started.world.blockNumber}: facts: its fee and tick spacing are 500`)])
     expect((started.world.pools.get(v3Key()) as ConcentratedPoolState).fee).toBe(500)
   }, 60_000)
+
+  test("the facts' sample is drawn again at every restore: half the pools sampled, the edited fee is caught by some restores and missed by others", async () => {
+    const path = join(dir, "facts-sampled.sqlite")
+    const first = await runMarket(path)
+    const half = Math.floor(first.world.pools.size / 2)
+    const snapshot = { path, sample: half, secret: Redacted.make(SECRET) }
+    const outcomes = { caught: 0, missed: 0 }
+    // a sample of the same pools every time would catch it every time or never; drawn anew, both
+    // outcomes come within 24 restores but for about one run in 10^5
+    for (let i = 0; i < 24; i++) {
+      await editStored(path, (doc) => {
+        doc.metas.find(([key]: [string]) => key === v3Key())[1].fee = 100
+        doc.states.find(([key]: [string]) => key === v3Key())[1].fee = 100
+      })
+      const { lines } = await runMarket(path, { snapshot })
+      if (lines.some((l) => l.includes(`pool ${v3Key()} disagrees with the chain`) && l.includes("facts:"))) outcomes.caught++
+      else {
+        expect(lines.filter((l) => l.includes("stored snapshot not used"))).toEqual([])
+        expect(lines.some((l) => l.includes(`the facts of ${half} checked`))).toBe(true)
+        outcomes.missed++
+      }
+    }
+    expect(outcomes.caught).toBeGreaterThan(0)
+    expect(outcomes.missed).toBeGreaterThan(0)
+  }, 120_000)
 
   test("a V4 pool's fee edited and signed: its id is no longer the hash of its key", async () => {
     const path = join(dir, "v4-signed.sqlite")

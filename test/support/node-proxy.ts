@@ -11,6 +11,13 @@ export interface NodeProxy {
   readonly url: string
   /** eth_simulateV1 requests seen, and those refused */
   readonly counts: { simulate: number; refused: number }
+  /**
+   * Executions asked of the node per contract called (lower-case address): each call of an
+   * eth_simulateV1 request, each eth_call and each eth_estimateGas (the node's own search, many
+   * executions, counted as one here and in `estimates`)
+   */
+  readonly executions: Map<string, number>
+  readonly estimates: Map<string, number>
   readonly stop: () => void
 }
 
@@ -20,6 +27,22 @@ const error = (id: unknown, code: number, message: string) => ({ jsonrpc: "2.0",
 
 export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
   const counts = { simulate: 0, refused: 0 }
+  const executions = new Map<string, number>()
+  const estimates = new Map<string, number>()
+  const tally = (map: Map<string, number>, to: unknown) => {
+    if (typeof to !== "string") return
+    map.set(to.toLowerCase(), (map.get(to.toLowerCase()) ?? 0) + 1)
+  }
+  const countExecutions = (request: RpcRequest) => {
+    if (request.method === "eth_call" || request.method === "eth_estimateGas") {
+      const [call] = (request.params ?? []) as [{ to?: string } | undefined]
+      tally(executions, call?.to)
+      if (request.method === "eth_estimateGas") tally(estimates, call?.to)
+    } else if (request.method === "eth_simulateV1") {
+      const [payload] = (request.params ?? []) as [{ blockStateCalls?: { calls?: { to?: string }[] }[] } | undefined]
+      for (const block of payload?.blockStateCalls ?? []) for (const call of block.calls ?? []) tally(executions, call.to)
+    }
+  }
   const forward = async (request: RpcRequest): Promise<any> => {
     const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(request) })
     return res.json()
@@ -29,6 +52,7 @@ export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
     return { number: BigInt(block.result.number), timestamp: BigInt(block.result.timestamp) }
   }
   const answer = async (request: RpcRequest): Promise<unknown> => {
+    countExecutions(request)
     if (request.method !== "eth_simulateV1") return forward(request)
     counts.simulate++
     if (mode === "no-simulate") {
@@ -62,5 +86,5 @@ export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
       return Response.json(result)
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, counts, stop: () => void server.stop(true) }
+  return { url: `http://127.0.0.1:${server.port}`, counts, executions, estimates, stop: () => void server.stop(true) }
 }

@@ -31,7 +31,8 @@ abstract contract ExecutorBase {
         Owner,
         Router,
         Venue, // setVenue: an unknown kind, fields that do not fit the kind, or a contract that cannot be a venue
-        StablePool // setStablePool: not 2 to 8 distinct non-zero coins, or a contract that cannot be a pool
+        StablePool, // setStablePool: not 2 to 8 distinct non-zero coins, or a contract that cannot be a pool
+        OrderEntry // constructor: the OrderEntry address has no code
     }
 
     // --- errors named by the API's SIMULATION_FAILED reasons ---
@@ -141,7 +142,11 @@ abstract contract ExecutorBase {
         uint256 spent = _xoSpent + amount;
         _xoSpent = spent;
         address payer = _xoPayer;
-        if (spent > _xoBudget) revert Slippage(payer == address(this) ? spent * NATIVE_SCALE : spent, _xoMaxIn);
+        // the payer is this contract for native input, and for a gasless order's swap (ERC-20
+        // input the order brought here), which this contract sends itself
+        if (spent > _xoBudget) {
+            revert Slippage(payer == address(this) && _xoSender != address(this) ? spent * NATIVE_SCALE : spent, _xoMaxIn);
+        }
         if (payer != to) _pay(token, payer, to, amount);
     }
 

@@ -1,0 +1,82 @@
+// How many times the node executes the transaction of one /swap: once to see it
+// succeed and what it uses, once more at the limit its route's shape needed
+// before. A proxy in front of the devnet counts every call to the executor
+// (each call of an eth_simulateV1 request, each eth_call and eth_estimateGas).
+// The transactions are then sent exactly as returned, and must succeed and pay.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test"
+import type { Address } from "viem"
+import { testAccounts } from "../../src/devnet/index.ts"
+import { startNodeProxy, type NodeProxy } from "../support/node-proxy.ts"
+import { NATIVE, startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
+
+const deadline = () => Math.floor(Date.now() / 1000) + 600
+
+let s: SwapOnDevnet
+let proxy: NodeProxy
+beforeAll(async () => {
+  s = await startSwapOnDevnet({
+    rpcUrl: (devnet) => {
+      proxy = startNodeProxy(devnet.node.rpcUrl, "geth")
+      return proxy.url
+    },
+  })
+})
+afterAll(async () => {
+  await s?.stop()
+  proxy?.stop()
+})
+
+const executor = () => (s.manifest.executor as string).toLowerCase()
+const executions = () => proxy.executions.get(executor()) ?? 0
+
+/** Asks /swap and returns it with the executions the node ran for it. */
+const swapCounted = async (body: Record<string, unknown>) => {
+  const before = executions()
+  const res = await s.post("swap", { ...body, deadline: deadline() })
+  expect(res.status, JSON.stringify(res.body)).toBe(200)
+  expect(res.body.simulated).toBe(true)
+  return { swap: res.body, executions: executions() - before }
+}
+
+describe("node executions per /swap", () => {
+  test("a shape seen before costs two executions; the first of a shape searches its limit", async () => {
+    const sender = testAccounts[2]!.address
+    const requests: Record<string, unknown>[] = [
+      { tokenIn: s.token("EURC"), tokenOut: s.token("cirBTC"), sender },
+      { tokenIn: NATIVE, tokenOut: s.token("EURC"), sender },
+      { tokenIn: s.token("EURC"), tokenOut: NATIVE, sender },
+    ]
+    const amounts: Record<string, bigint[]> = {
+      [s.token("EURC")]: [100_000_000n, 250_000_000n, 400_000_000n, 750_000_000n, 1_200_000_000n, 60_000_000n, 333_000_000n],
+      [NATIVE]: [10n ** 20n, 3n * 10n ** 20n, 7n * 10n ** 20n, 12n * 10n ** 20n, 5n * 10n ** 19n, 2n * 10n ** 20n, 9n * 10n ** 20n],
+    }
+    const first: number[] = []
+    const later: number[] = []
+    for (const request of requests) {
+      const list = amounts[request.tokenIn as string]!
+      for (const [i, amountIn] of list.entries()) {
+        const { executions: n } = await swapCounted({ ...request, amountIn: amountIn.toString() })
+        ;(i === 0 ? first : later).push(n)
+      }
+    }
+    // the first of a shape: one check and the grid (at least three executions)
+    for (const n of first) expect(n).toBeGreaterThan(2)
+    // at least 90% of the rest in two executions
+    const twoOrFewer = later.filter((n) => n <= 2).length
+    expect(twoOrFewer / later.length, `executions per /swap: ${later.join(", ")}`).toBeGreaterThanOrEqual(0.9)
+  })
+
+  test("a /swap checked at its shape's limit, sent as returned, succeeds and pays what it said", async () => {
+    const sender = testAccounts[3]!.address
+    const tokenIn = s.token("EURC")
+    const tokenOut = s.token("cirBTC")
+    await swapCounted({ tokenIn, tokenOut, sender, amountIn: "200000000" })
+    const { swap, executions: n } = await swapCounted({ tokenIn, tokenOut, sender, amountIn: "210000000" })
+    expect(n).toBeLessThanOrEqual(2)
+    const before = await s.balanceOf(tokenOut, sender)
+    const receipt = await s.send(swap, sender as Address)
+    expect(receipt.status).toBe("success")
+    expect((await s.balanceOf(tokenOut, sender)) - before).toBe(BigInt(swap.amountOut))
+    expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(swap.tx.gas))
+  })
+})
