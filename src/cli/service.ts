@@ -13,18 +13,20 @@ import { launch } from "./lifecycle.ts"
 
 /**
  * The programs over live services, on the chain ChainConfig names; the market's snapshot signed
- * under the key store's secret (KEY_HASH_SECRET, or the file beside a SQLite key store).
+ * under the key store's secret (KEY_HASH_SECRET, or the file beside a SQLite key store); with a
+ * relayer (RELAYER_PRIVATE_KEY), the gasless programs, their orders in the key store's database.
  */
 export const LiveProgramsFromConfig = Layer.unwrapEffect(
   Effect.gen(function* () {
     const chain = yield* ChainConfig
-    if (chain.marketSnapshot === undefined) return liveServices(chain)
     const { keyStore } = yield* AppConfig
+    // a relayer keeps its orders in the key store's database
+    if (chain.marketSnapshot === undefined) return liveServices(chain, undefined, keyStore.database)
     const secret = yield* Effect.try(() => lastingSecret(keyStore)).pipe(
       // the key store refuses to open as well, and says why
       Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: no secret to sign the market's snapshot with: ${e.error instanceof Error ? e.error.message : String(e.error)}`), undefined)),
     )
-    return liveServices(chain, secret)
+    return liveServices(chain, secret, keyStore.database)
   }),
 )
 

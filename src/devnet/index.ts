@@ -37,6 +37,7 @@ export {
 } from "./scenario.ts"
 export { devnetClient, arcDevnet, type DevnetClient } from "./clients.ts"
 export { testAccounts, OWNER_INDEX, FEE_COLLECTOR_INDEX } from "./accounts.ts"
+export { DEVNET_RELAYER_USDC, devnetRelayer, fundDevnetRelayer, RELAYER_INDEX } from "./relayer-account.ts"
 export { INITIAL_PROTOCOL_FEE_BPS, v4PoolId, type V4PoolKey } from "./deploy.ts"
 export { PERMIT_VERSION, USDC_ADDRESS, USDC_PERMIT_DOMAIN, USDC_SCALE, installArcUsdc } from "./usdc.ts"
 export {

@@ -120,6 +120,8 @@ export const Manifest = Schema.Struct({
   ),
   accounts: Schema.Array(ManifestAccount),
   api: Schema.optional(Schema.Struct({ baseUrl: Schema.String, apiKey: Schema.String })),
+  /** the account gasless swaps are sent from, when the API was started with a relayer (`bun start`) */
+  relayer: Schema.optional(Schema.Struct({ address: Address })),
 })
 
 export type Manifest = typeof Manifest.Type
