@@ -1,5 +1,5 @@
 // /gasless/quote: the swap priced with the relayer fee (relayer-fee.ts) on the
-// latest World, amountOut and minAmountOut net of that fee too, and the order
+// head's World, amountOut and minAmountOut net of that fee too, and the order
 // for the sender to sign (maxRelayerFee = the fee, a fresh 256-bit unordered
 // nonce, the request's deadline), with the permit, approval and shortfalls as
 // /swap gives them: the sender sends no transaction, so no gas is counted.
@@ -10,12 +10,14 @@ import { senderFunds, type SenderFunds } from "../chain/index.ts"
 import { Rpc } from "../chain/index.ts"
 import type { SwapOrder } from "../domain/index.ts"
 import { minAmountOut } from "../pricer/index.ts"
+import { MarketState } from "../market/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
 import { permitToSign } from "./permit.ts"
 import { latestWorld, type QuoteServices } from "./quote.ts"
 import { priceWithRelayerFee } from "./relayer-fee.ts"
+import { catchUpWithHead } from "./swap.ts"
 import { senderIssues } from "./sender-issues.ts"
 import type { ArcChainId, QuoteRequest } from "../domain/index.ts"
 
@@ -46,10 +48,12 @@ export const gaslessQuoteProgram = (
   services: QuoteServices,
   settings: GaslessSettings,
   request: GaslessQuoteRequest,
-): Effect.Effect<GaslessQuoteResponse, QuoteError, Tokens | Rpc> =>
+): Effect.Effect<GaslessQuoteResponse, QuoteError, Tokens | Rpc | MarketState> =>
   Effect.gen(function* () {
     const routed = overVenues(request, settings.venues)
     if (routed instanceof InvalidRequest) return yield* routed
+    // the sender's funds are read at the priced block: the head's, as /swap's
+    yield* catchUpWithHead
     const world = yield* latestWorld(services.market)
     const { quote, relayerFee, priced } = yield* priceWithRelayerFee(services, world, routed, settings.feeMarginBps)
     const { executor } = settings

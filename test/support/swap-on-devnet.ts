@@ -19,7 +19,11 @@ export interface SwapOnDevnet {
   readonly devnet: TestDevnet
   readonly api: RunningApi
   readonly manifest: Manifest
-  readonly post: (path: "quote" | "swap" | "sources" | "tokens", body: Record<string, unknown>) => Promise<{ status: number; body: any; headers: Headers }>
+  readonly post: (
+    path: "quote" | "swap" | "sources" | "tokens" | "gasless/quote" | "gasless/submit" | "gasless/status",
+    body: Record<string, unknown>,
+    key?: string,
+  ) => Promise<{ status: number; body: any; headers: Headers }>
   readonly token: (symbol: string) => Address
   /** ERC-20 balance, or the native balance for NATIVE */
   readonly balanceOf: (asset: Address, holder: Address) => Promise<bigint>
@@ -38,7 +42,7 @@ export const startSwapOnDevnet = async (
     readonly scenarioText?: string
     /** the endpoint the service reads the chain through (a proxy in front of the devnet, say) */
     readonly rpcUrl?: (devnet: TestDevnet) => string
-    /** more of the service's chain settings, as environment variables (MAX_PRICE_IMPACT_BPS, say) */
+    /** more of the service's chain settings, as environment variables (MAX_PRICE_IMPACT_BPS, RELAYER_PRIVATE_KEY, say) */
     readonly env?: Record<string, string>
   } = {},
 ): Promise<SwapOnDevnet> => {
@@ -51,7 +55,8 @@ export const startSwapOnDevnet = async (
     const rpcUrl = options.rpcUrl?.(devnet)
     settings = Either.getOrThrow(chainSettings({ ...options.env, ...(rpcUrl !== undefined ? { RPC_URL: rpcUrl } : {}) }, manifest))
     api = await startApiServer({
-      programs: livePrograms(settings).pipe(Layer.orDie),
+      // a relayer (RELAYER_PRIVATE_KEY) keeps its orders in the key store's database
+      programs: livePrograms(settings, undefined, { kind: "sqlite", path: join(dir, "keys.sqlite") }).pipe(Layer.orDie),
       env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
     })
   } catch (e) {
@@ -63,10 +68,10 @@ export const startSwapOnDevnet = async (
   const { key } = await Effect.runPromise(running.keys.create({ name: "swap-tests", rpm: 100_000, concurrency: 8 }))
   const client = devnet.client
 
-  const post: SwapOnDevnet["post"] = async (path, body) => {
+  const post: SwapOnDevnet["post"] = async (path, body, as = key) => {
     const res = await fetch(`${running.baseUrl}/${path}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
+      headers: { "content-type": "application/json", "x-api-key": as },
       body: JSON.stringify(body),
     })
     return { status: res.status, body: (await res.json()) as any, headers: res.headers }
