@@ -44,6 +44,8 @@ export const startSwapOnDevnet = async (
     readonly rpcUrl?: (devnet: TestDevnet) => string
     /** more of the service's chain settings, as environment variables (MAX_PRICE_IMPACT_BPS, RELAYER_PRIVATE_KEY, say) */
     readonly env?: Record<string, string>
+    /** more of the API's settings (ADMIN_PORT, say) */
+    readonly apiEnv?: Record<string, string>
   } = {},
 ): Promise<SwapOnDevnet> => {
   const devnet = await startTestDevnet(options.scenarioText !== undefined ? { scenarioText: options.scenarioText } : {})
@@ -57,7 +59,7 @@ export const startSwapOnDevnet = async (
     api = await startApiServer({
       // a relayer (RELAYER_PRIVATE_KEY) keeps its orders in the key store's database
       programs: livePrograms(settings, undefined, { kind: "sqlite", path: join(dir, "keys.sqlite") }).pipe(Layer.orDie),
-      env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
+      env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error", ...options.apiEnv },
     })
   } catch (e) {
     await devnet.stop()

@@ -22,7 +22,7 @@ const PARTNER = privateKeyToAccount(generatePrivateKey()).address
 const RECIPIENT = privateKeyToAccount(generatePrivateKey()).address
 
 beforeAll(async () => {
-  s = await startSwapOnDevnet({ env: { RELAYER_PRIVATE_KEY: devnetRelayer.privateKey } })
+  s = await startSwapOnDevnet({ env: { RELAYER_PRIVATE_KEY: devnetRelayer.privateKey }, apiEnv: { ADMIN_PORT: "0" } })
   await fundDevnetRelayer(s.manifest)
 })
 
@@ -316,7 +316,14 @@ describe("refusals, each naming its field", () => {
 })
 
 describe("a relayer short of USDC", () => {
-  test("answers 503 UNAVAILABLE with Retry-After on quote and submit, and takes orders again once funded", async () => {
+  const health = async () => {
+    const res = await fetch(`${s.api.admin!.url}/health`)
+    return { status: res.status, body: (await res.json()) as any }
+  }
+
+  test("answers 503 UNAVAILABLE with Retry-After on quote and submit, /health says why, and takes orders again once funded", async () => {
+    const healthy = await health()
+    expect(healthy.body.checks.relayer).toEqual({ ok: true, address: relayer })
     const wallet = await eurcOnlyWallet(100n * E6)
     const q = await quote(wallet, { amountIn: (10n * E6).toString() })
     expect(q.status).toBe(200)
@@ -333,6 +340,13 @@ describe("a relayer short of USDC", () => {
       const submitted = await s.post("gasless/submit", signed)
       expect(submitted.status).toBe(503)
       expect(submitted.headers.get("retry-after")).not.toBeNull()
+      // the swap API still works: degraded, with the relayer's reason
+      const short = await health()
+      expect(short.status).toBe(200)
+      expect(short.body.status).toBe("degraded")
+      expect(short.body.checks.relayer.ok).toBe(false)
+      expect(short.body.checks.relayer.address).toBe(relayer)
+      expect(short.body.checks.relayer.error.length).toBeGreaterThan(0)
     } finally {
       await fundDevnetRelayer(s.manifest)
     }
