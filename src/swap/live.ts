@@ -14,7 +14,7 @@ import { Tokens } from "../tokens/index.ts"
 import type { ChainSettings, DatabaseLocation, RelayerSettings } from "../config/index.ts"
 import { Database } from "../database/index.ts"
 import { RelayerHealth } from "../ops/index.ts"
-import { OrderPlanFailure, OrderPlanner, Relayer, RelayerLive, RelayerNode } from "../relayer/index.ts"
+import { OrderPlanFailure, OrderPlanner, OrderStoreFailure, Relayer, RelayerLive, RelayerNode } from "../relayer/index.ts"
 import { ORDER_ERRORS } from "../chain/index.ts"
 import { GaslessPrograms, type GaslessProgramsShape } from "./gasless.ts"
 import { gaslessQuoteProgram, type GaslessSettings } from "./gasless-quote.ts"
@@ -71,6 +71,8 @@ const programsLayer = (settings: ChainSettings) =>
     }),
   )
 
+const databaseName = (database: DatabaseLocation): string => (database.kind === "sqlite" ? ` ${database.path}` : database.kind === "memory" ? " in memory" : " in Postgres")
+
 type ChainContext = Tokens | MarketState | Sources | Simulator | Rpc
 
 /** Whether the relayer gives an order up (its terms cannot be met, its signature is refused) or tries it again later. */
@@ -117,7 +119,8 @@ const gaslessLayer = (settings: ChainSettings, relayer: RelayerSettings, databas
   const relayerService = RelayerLive({ privateKey: relayer.privateKey }).pipe(
     Layer.provide(planner),
     Layer.provide(RelayerNode.layer({ url: settings.rpcUrls[0]!, chainId: settings.chainId })),
-    Layer.provide(Database.layer(database)),
+    // the orders live in the key store's database: a start that cannot open it says so in the key store's words
+    Layer.provide(Database.layer(database).pipe(Layer.mapError((e) => new OrderStoreFailure({ message: `cannot open the key store${databaseName(database)} (the relayer keeps its orders there): ${e.message}` })))),
   )
   const programs = Layer.effectContext(
     Effect.gen(function* () {

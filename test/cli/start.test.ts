@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test"
 import { existsSync, mkdirSync, rmSync, statSync } from "node:fs"
 import { join, resolve } from "node:path"
-import { readManifest, type Manifest } from "../../src/devnet/index.ts"
+import { devnetRelayer, readManifest, type Manifest } from "../../src/devnet/index.ts"
 import { answers, cliTestResources, freePort, nodesOnPort, waitFor } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
@@ -52,6 +52,16 @@ const startAndStop = async (cwd: string, manifestPath: string): Promise<Manifest
   })
   // the server knows the key: it reads the store the key was put in
   expect(quote.status).not.toBe(401)
+  // gasless swaps are on, sent from the devnet's funded relayer account, which no test account is
+  expect(manifest.relayer).toEqual({ address: devnetRelayer.address })
+  expect(manifest.accounts.map((a) => a.address)).not.toContain(devnetRelayer.address)
+  const gasless = await fetch(`${manifest.api!.baseUrl}/gasless/quote`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": manifest.api!.apiKey },
+    body: JSON.stringify({ tokenIn: manifest.tokens.EURC!.address, tokenOut: manifest.tokens.USDC!.address, amountIn: "1000000", sender: manifest.accounts[0]!.address }),
+  })
+  expect(gasless.status).toBe(200)
+  expect(((await gasless.json()) as any).order.typedData.domain.verifyingContract).toBe(manifest.executor)
   proc.kill("SIGTERM")
   expect(await proc.exited).toBe(0)
   expect(await answers(manifest.rpcUrl)).toBeUndefined()
