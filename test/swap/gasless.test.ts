@@ -10,9 +10,10 @@
 // short of USDC answers 503 with Retry-After.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
-import { erc20Abi, parseEventLogs, type Address, type Hex } from "viem"
+import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hex } from "viem"
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts"
 import { encodeCancelNonce, routeExecutorAbi } from "../../src/chain/index.ts"
+import { ownArtifact } from "../../src/contracts/index.ts"
 import { devnetRelayer, fundDevnetRelayer, testAccounts } from "../../src/devnet/index.ts"
 import { startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
@@ -202,6 +203,50 @@ describe("a gasless order from a wallet holding EURC and no USDC", () => {
     expect(delta(eurc, executor())).toBe(0n)
     expect(delta(weth, executor())).toBe(0n)
     expect(await client().getBalance({ address: wallet.address })).toBe(0n)
+  }, 60_000)
+})
+
+describe("a contract wallet (ERC-1271)", () => {
+  test("its owner signs the order; the wallet's isValidSignature accepts it; confirmed, balances to the wei", async () => {
+    const owner = privateKeyToAccount(testAccounts[5]!.privateKey)
+    const eurc = s.token("EURC")
+    const weth = s.token("WETH")
+    const artifact = ownArtifact("SmartWallet")
+    const deployHash = await client().deployContract({ abi: artifact.abi, bytecode: artifact.bytecode as Hex, args: [owner.address], account: testAccounts[0]!.address, chain: client().chain })
+    const walletAddress = (await client().waitForTransactionReceipt({ hash: deployHash, pollingInterval: 20 })).contractAddress!
+    const amountIn = 200n * E6
+    const fund = await client().writeContract({ address: eurc, abi: erc20Abi, functionName: "transfer", args: [walletAddress, amountIn], account: testAccounts[0]!.address, chain: client().chain })
+    await client().waitForTransactionReceipt({ hash: fund, pollingInterval: 20 })
+    // the owner approves the executor from the wallet once (a contract signs no permit)
+    const approve = await client().writeContract({
+      address: walletAddress,
+      abi: artifact.abi,
+      functionName: "execute",
+      args: [eurc, encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [executor(), amountIn] })],
+      account: owner.address,
+      chain: client().chain,
+    })
+    expect((await client().waitForTransactionReceipt({ hash: approve, pollingInterval: 20 })).status).toBe("success")
+
+    const q = await s.post("gasless/quote", { tokenIn: eurc, tokenOut: weth, amountIn: amountIn.toString(), sender: walletAddress, recipient: RECIPIENT })
+    expect(q.status).toBe(200)
+    expect(q.body.permit).toBeNull()
+    expect(q.body.issues).toEqual({ balance: null, allowance: null })
+    // another key's signature does not do for the wallet
+    const stranger = await privateKeyToAccount(generatePrivateKey()).signTypedData(q.body.order.typedData)
+    const refused = await s.post("gasless/submit", { order: q.body.order.typedData.message, signature: stranger })
+    expect(refused.status).toBe(400)
+    expect(refused.body.error.message).toStartWith("signature: ")
+
+    const before = { wallet: await s.balanceOf(eurc, walletAddress), recipient: await s.balanceOf(weth, RECIPIENT) }
+    const submitted = await s.post("gasless/submit", { order: q.body.order.typedData.message, signature: await owner.signTypedData(q.body.order.typedData) })
+    expect(submitted.status).toBe(200)
+    const status = await waitForStatus(submitted.body.tradeHash)
+    expect(status.status).toBe("confirmed")
+    expect(before.wallet - (await s.balanceOf(eurc, walletAddress))).toBe(amountIn)
+    const received = (await s.balanceOf(weth, RECIPIENT)) - before.recipient
+    expect(received).toBe(BigInt(status.amountOut))
+    expect(received).toBeGreaterThanOrEqual(BigInt(q.body.minAmountOut))
   }, 60_000)
 })
 
