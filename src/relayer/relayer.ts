@@ -8,7 +8,7 @@
 // that starts again follows what was recorded and never signs an order twice;
 // instances sharing one Postgres and one account take nonces from one row, in turn.
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Clock, Duration, Effect, Either, Layer, Metric, Redacted, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Either, Layer, Metric, Redacted, Schedule } from "effect"
 import { getAddress, keccak256, parseTransaction, type Address, type Hex, type TransactionSerializableEIP1559 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import type { RpcError } from "../chain/index.ts"
@@ -166,16 +166,17 @@ export const makeRelayer = (settings: RelayerSettings) =>
             const stored = BigInt(nonces[0]!.next_nonce)
             const nonce = stored > chainNonce ? stored : chainNonce
             const tx = yield* sign({ to: planned.to, data: planned.data, gas: planned.gas, nonce, fees })
-            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_at, sent_block, block_number)
-              VALUES (${tx.hash}, ${accepted.tradeHash}, ${address}, ${Number(nonce)}, 0, ${tx.raw}, ${now}, ${Number(head.number)}, NULL)`
+            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
+              VALUES (${tx.hash}, ${accepted.tradeHash}, ${address}, ${Number(nonce)}, 0, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             yield* sql`UPDATE relayer_orders SET status = 'submitted', relayer = ${address}, nonce = ${Number(nonce)}, claimed_by = NULL
               WHERE trade_hash = ${accepted.tradeHash}`
             yield* sql`UPDATE relayer_nonces SET next_nonce = ${Number(nonce + 1n)} WHERE relayer = ${address}`
-            return tx
+            return { ...tx, nonce }
           }),
         )
         if (signed === undefined) return
         yield* countStatus("submitted")
+        yield* Effect.logInfo("relayer: order sent").pipe(Effect.annotateLogs({ tradeHash: accepted.tradeHash, hash: signed.hash, nonce: signed.nonce.toString() }))
         yield* broadcast(signed.raw, signed.hash, accepted.tradeHash)
       })
 
@@ -193,17 +194,28 @@ export const makeRelayer = (settings: RelayerSettings) =>
       const ordered = [...claimed].sort((a, b) => num(a.accepted_at) - num(b.accepted_at))
       for (const row of ordered) {
         const accepted = acceptedOf(row)
-        const planned = yield* Effect.either(planner.plan(accepted))
-        const at = yield* Clock.currentTimeMillis
-        if (Either.isRight(planned)) {
-          yield* send(accepted, planned.right)
-        } else if (planned.left.permanent) {
-          yield* failPending(accepted.tradeHash, planned.left.reason, at)
-        } else {
-          yield* Effect.logInfo("relayer: the order cannot be planned now; tried again on the next poll").pipe(
-            Effect.annotateLogs({ tradeHash: accepted.tradeHash, reason: planned.left.reason }))
-          yield* retryLater(accepted.tradeHash, at)
-        }
+        yield* Effect.gen(function* () {
+          const planned = yield* Effect.either(planner.plan(accepted))
+          const at = yield* Clock.currentTimeMillis
+          if (Either.isRight(planned)) {
+            yield* send(accepted, planned.right)
+          } else if (planned.left.permanent) {
+            yield* failPending(accepted.tradeHash, planned.left.reason, at)
+          } else {
+            yield* Effect.logDebug("relayer: the order cannot be planned now; tried again on the next poll").pipe(
+              Effect.annotateLogs({ tradeHash: accepted.tradeHash, reason: planned.left.reason }))
+            yield* retryLater(accepted.tradeHash, at)
+          }
+        }).pipe(
+          // the chain or the database failed before the order was recorded as sent: given back, tried on the next poll
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.failCause(cause)
+              : Effect.zipRight(
+                  Effect.logWarning("relayer: an order could not be sent; tried again on the next poll", cause).pipe(Effect.annotateLogs({ tradeHash: accepted.tradeHash })),
+                  Effect.ignore(Effect.flatMap(Clock.currentTimeMillis, (at) => retryLater(accepted.tradeHash, at))),
+                )),
+        )
       }
     })
 
@@ -248,8 +260,8 @@ export const makeRelayer = (settings: RelayerSettings) =>
             // settled meanwhile, or replaced by another instance
             if (rows[0]?.status !== "submitted" || seqs[0]?.seq === null || num(seqs[0]!.seq!) !== num(last.seq)) return undefined
             const tx = yield* sign({ to: previous.to!, data: previous.data ?? "0x", gas: previous.gas!, nonce: BigInt(previous.nonce!), fees })
-            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_at, sent_block, block_number)
-              VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${now}, ${Number(head.number)}, NULL)`
+            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
+              VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             return tx
           }),
         )
