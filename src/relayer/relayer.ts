@@ -16,6 +16,7 @@ import { initialFees, replacementFees, type Fees } from "./fees.ts"
 import { countStatus, recordConfirmation, RelayerMetrics } from "./metrics.ts"
 import { RelayerNode, type Head, type Receipt } from "./node.ts"
 import { findOrderFill } from "./order-filled.ts"
+import { describeRevert } from "./revert-reason.ts"
 import {
   acceptedOf,
   big,
@@ -229,7 +230,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
             Effect.annotateLogs({ tradeHash: row.trade_hash, hash: tx.hash }))
         }
         const status = receipt.success ? "confirmed" : "failed"
-        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}`
+        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, receipt.blockNumber)}`
         const settled = yield* sql.withTransaction(
           Effect.zipLeft(
             sql<{ accepted_at: number | string }>`UPDATE relayer_orders SET status = ${status}, reason = ${reason}, finished_at = ${now},
@@ -242,6 +243,18 @@ export const makeRelayer = (settings: RelayerSettings) =>
         yield* countStatus(status)
         if (receipt.success) yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
       })
+
+    /** Why a mined transaction reverted, as the call replayed on its block's parent says (", <reason>"), or nothing. */
+    const revertReason = (tx: TransactionRow, blockNumber: bigint) => {
+      const sent = parseTransaction(tx.raw as Hex)
+      return node.revertData({ from: address, to: sent.to!, data: sent.data ?? "0x", gas: sent.gas! }, blockNumber - 1n).pipe(
+        Effect.map((data) => {
+          const why = data === undefined ? undefined : describeRevert(data)
+          return why === undefined ? "" : `: ${why}`
+        }),
+        Effect.orElseSucceed(() => ""),
+      )
+    }
 
     const replace = (row: OrderRow, last: TransactionRow, head: Head) =>
       Effect.gen(function* () {

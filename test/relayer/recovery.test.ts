@@ -12,6 +12,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseTransaction } from "viem"
 import { OrderPlanFailure } from "../../src/relayer/index.ts"
+import { freshSchema } from "../support/services.ts"
 import { emitterPlanner, fillsOnChain, fundedRelayer, relayerNonce, signedOrder, startRelayer, startRelayerChain, waitFor, type RelayerChain } from "./relayer-chain.ts"
 
 let chain: RelayerChain
@@ -24,21 +25,33 @@ afterAll(async () => {
   await chain?.client.setAutomine(true).catch(() => undefined)
   await chain?.stop()
   rmSync(dir, { recursive: true, force: true })
+  for (const schema of schemas) await schema.drop()
 })
 
 let files = 0
-const freshDatabase = () => join(dir, `orders-${++files}.sqlite`)
+const schemas: Awaited<ReturnType<typeof freshSchema>>[] = []
+const databases = {
+  SQLite: async () => join(dir, `orders-${++files}.sqlite`),
+  Postgres: async () => {
+    const schema = await freshSchema()
+    schemas.push(schema)
+    return schema.databaseUrl
+  },
+}
+const freshDatabase = databases.SQLite
 const SUBMITTED = new Set(["submitted"])
 
-/** A relay to the node that refuses every eth_sendRawTransaction: what a crash between recording and broadcasting leaves. */
-const refusingSends = (target: string) => {
+/** A relay to the node; refusing every eth_sendRawTransaction when asked: what a crash between recording and broadcasting leaves. */
+const relayTo = (target: string, options: { readonly refuseSends: boolean }) => {
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
     fetch: async (request) => {
       const body = await request.text()
       const call = JSON.parse(body) as { id: unknown; method: string }
-      if (call.method === "eth_sendRawTransaction") return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "refused by the test relay" } })
+      if (options.refuseSends && call.method === "eth_sendRawTransaction") {
+        return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "refused by the test relay" } })
+      }
       const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
       return new Response(await res.text(), { headers: { "content-type": "application/json" } })
     },
@@ -46,10 +59,11 @@ const refusingSends = (target: string) => {
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }
 }
 
-describe("a relayer that stops", () => {
+describe.each(Object.keys(databases) as (keyof typeof databases)[])("a relayer that stops (%s)", (kind) => {
+  const freshDatabase = databases[kind]
   test("stopped before the receipt: the next relayer on the database confirms the order, one transaction on chain", async () => {
     const account = await fundedRelayer(chain)
-    const database = freshDatabase()
+    const database = await freshDatabase()
     await chain.client.setAutomine(false)
     const first = await startRelayer(chain, database, { privateKey: account.privateKey }, emitterPlanner(account.address))
     const order = await signedOrder()
@@ -90,8 +104,8 @@ describe("a relayer that stops", () => {
 
   test("stopped after recording, before the node had the transaction: the next relayer broadcasts the very bytes recorded", async () => {
     const account = await fundedRelayer(chain)
-    const database = freshDatabase()
-    const relay = refusingSends(chain.node.rpcUrl)
+    const database = await freshDatabase()
+    const relay = relayTo(chain.node.rpcUrl, { refuseSends: true })
     const order = await signedOrder()
     const first = await startRelayer(chain, database, { privateKey: account.privateKey }, emitterPlanner(account.address), relay.url)
     let recorded: `0x${string}`
@@ -122,7 +136,7 @@ describe("replacement", () => {
   test("a transaction not mined in time is replaced at its nonce with higher fees; the one mined decides", async () => {
     const account = await fundedRelayer(chain)
     await chain.client.setAutomine(false)
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey, replaceAfterMs: 800, replaceAfterBlocks: 100 }, emitterPlanner(account.address))
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey, replaceAfterMs: 800, replaceAfterBlocks: 100 }, emitterPlanner(account.address))
     const order = await signedOrder()
     try {
       await running.run(running.relayer.accept(order))
@@ -153,9 +167,34 @@ describe("replacement", () => {
     }
   })
 
+  test("counted in blocks too: a transaction not mined after N blocks is replaced", async () => {
+    const account = await fundedRelayer(chain)
+    const running = await startRelayer(
+      chain,
+      await freshDatabase(),
+      { privateKey: account.privateKey, baseFeePercent: 10, replaceAfterBlocks: 2, replaceAfterMs: 600_000 },
+      emitterPlanner(account.address),
+    )
+    const order = await signedOrder()
+    try {
+      await running.run(running.relayer.accept(order))
+      await waitFor(running, order.tradeHash, SUBMITTED)
+      await Bun.sleep(500)
+      // no block, no replacement
+      expect((await running.run(running.relayer.find(order.tradeHash)))!.transactions.length).toBe(1)
+      await chain.client.mine({ blocks: 2 })
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("confirmed")
+      expect(record.transactions.length).toBe(2)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("a transaction priced below the base fee is replaced above it and confirmed", async () => {
     const account = await fundedRelayer(chain)
-    const database = freshDatabase()
+    const database = await freshDatabase()
     const running = await startRelayer(chain, database, { privateKey: account.privateKey, baseFeePercent: 10, replaceAfterMs: 500 }, emitterPlanner(account.address))
     const order = await signedOrder()
     try {
@@ -183,9 +222,27 @@ describe("replacement", () => {
 })
 
 describe("the balance watch", () => {
+  test("a node out of reach makes the relayer unavailable, saying so", async () => {
+    const account = await fundedRelayer(chain)
+    const relay = relayTo(chain.node.rpcUrl, { refuseSends: false })
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey, retryAfterSeconds: 9 }, emitterPlanner(account.address), relay.url)
+    try {
+      expect(await running.run(Effect.either(running.relayer.readiness))).toEqual(Either.right(undefined))
+      await relay.stop()
+      await Bun.sleep(250)
+      const ready = await running.run(Effect.either(running.relayer.readiness))
+      expect(Either.isLeft(ready) && ready.left.reason).toStartWith("the relayer cannot reach the chain")
+      expect(Either.isLeft(ready) && ready.left.retryAfterSeconds).toBe(5)
+      const refused = await running.run(Effect.either(running.relayer.accept(await signedOrder())))
+      expect(Either.isLeft(refused) && refused.left._tag).toBe("RelayerUnavailable")
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("a relayer short of USDC is unavailable and sends nothing; funded again, it sends what waited, once", async () => {
     const account = await fundedRelayer(chain)
-    const database = freshDatabase()
+    const database = await freshDatabase()
     // orders accepted while the relayer could not plan them: they wait, pending
     const waiting = await startRelayer(chain, database, { privateKey: account.privateKey }, emitterPlanner(account.address, {
       fault: () => new OrderPlanFailure({ reason: "not now", permanent: false }),

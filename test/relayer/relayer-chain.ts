@@ -5,7 +5,7 @@
 // Postgres schema, torn down (their actor interrupted) when asked.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Exit, Layer, Scope, type Context } from "effect"
-import { concat, encodeAbiParameters, getAddress, hashTypedData, pad, toEventSelector, type Address, type Hex } from "viem"
+import { concat, encodeAbiParameters, encodeErrorResult, getAddress, hashTypedData, pad, toEventSelector, type Address, type Hex } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { parseDatabaseUrl } from "../../src/config/index.ts"
 import { Database } from "../../src/database/index.ts"
@@ -38,9 +38,18 @@ export const emitterCode = (): Hex => {
     "6060", "6000", "a4", "00", // LOG4(0, 0x60, …); STOP
   ].join("")
   const headLength = 7 // PUSH1 0 CALLDATALOAD ISZERO PUSH1 dest JUMPI
-  const dest = (headLength + body.length / 2).toString(16).padStart(2, "0")
-  return `0x6000351560${dest}57${body}5b600080fd` as Hex
+  const byte = (n: number) => n.toString(16).padStart(2, "0")
+  const dest = headLength + body.length / 2
+  // the revert: Error(EMITTER_REVERT), copied from the code's end
+  const payload = encodeErrorResult({ abi: [{ type: "error", name: "Error", inputs: [{ name: "message", type: "string" }] }], errorName: "Error", args: [EMITTER_REVERT] }).slice(2)
+  const len = byte(payload.length / 2)
+  const tailLength = 13
+  const revert = `5b60${len}60${byte(dest + tailLength)}600039` + `60${len}6000fd`
+  return `0x6000351560${byte(dest)}57${body}${revert}${payload}` as Hex
 }
+
+/** What the emitter reverts with. */
+export const EMITTER_REVERT = "no fill for a zero order hash"
 
 export const EMITTER: Address = getAddress("0x00000000000000000000000000000000000fe11d")
 

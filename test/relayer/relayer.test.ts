@@ -1,4 +1,4 @@
-// The relayer on a real devnet node and a real SQLite file: accept is idempotent,
+// The relayer on a real devnet node and a real SQLite file, then Postgres: accept is idempotent,
 // an order is sent, mined and settled from its OrderFilled event, plan failures
 // and reverts fail it with their reason, a temporary failure is tried again, an
 // order unsent by its deadline expires.
@@ -9,10 +9,12 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { OrderPlanFailure, RelayerMetrics, type OrderStatus } from "../../src/relayer/index.ts"
-import { emitterPlanner, fillsOnChain, fundedRelayer, relayerNonce, signedOrder, startRelayer, startRelayerChain, waitFor, type RelayerChain } from "./relayer-chain.ts"
+import { freshSchema } from "../support/services.ts"
+import { EMITTER_REVERT, emitterPlanner, fillsOnChain, fundedRelayer, relayerNonce, signedOrder, startRelayer, startRelayerChain, waitFor, type RelayerChain } from "./relayer-chain.ts"
 
 let chain: RelayerChain
 let dir: string
+const schemas: Awaited<ReturnType<typeof freshSchema>>[] = []
 beforeAll(async () => {
   chain = await startRelayerChain()
   dir = mkdtempSync(join(tmpdir(), "relayer-"))
@@ -20,16 +22,25 @@ beforeAll(async () => {
 afterAll(async () => {
   await chain?.stop()
   rmSync(dir, { recursive: true, force: true })
+  for (const schema of schemas) await schema.drop()
 })
 
 let files = 0
-const freshDatabase = () => join(dir, `orders-${++files}.sqlite`)
+const databases = {
+  SQLite: async () => join(dir, `orders-${++files}.sqlite`),
+  Postgres: async () => {
+    const schema = await freshSchema()
+    schemas.push(schema)
+    return schema.databaseUrl
+  },
+}
 
-describe("the relayer on SQLite", () => {
+describe.each(Object.keys(databases) as (keyof typeof databases)[])("the relayer on %s", (kind) => {
+  const freshDatabase = databases[kind]
   test("the same order accepted twice is one row and one record", async () => {
     const account = await fundedRelayer(chain)
     // a planner that never sends: the order stays pending
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
       fault: () => new OrderPlanFailure({ reason: "not now", permanent: false }),
     }))
     try {
@@ -51,7 +62,7 @@ describe("the relayer on SQLite", () => {
 
   test("an order is sent from the relayer account, mined, and confirmed with the amounts of its OrderFilled event", async () => {
     const account = await fundedRelayer(chain)
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address))
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address))
     try {
       expect(running.relayer.address).toBe(account.address)
       const order = await signedOrder()
@@ -96,7 +107,7 @@ describe("the relayer on SQLite", () => {
         }),
       )
     const account = await fundedRelayer(chain)
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address))
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address))
     try {
       const before = await read()
       await running.run(running.relayer.accept(order))
@@ -117,7 +128,7 @@ describe("the relayer on SQLite", () => {
     const reverting = await signedOrder({ amountIn: 12n })
     const temporary = await signedOrder({ amountIn: 13n })
     const asked = new Map<string, number>()
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
       asked,
       fault: (o) =>
         o.tradeHash === permanent.tradeHash
@@ -136,7 +147,7 @@ describe("the relayer on SQLite", () => {
       expect(failed.transactions).toEqual([])
       const reverted = await waitFor(running, reverting.tradeHash)
       expect(reverted.status).toBe("failed")
-      expect(reverted.reason).toContain("reverted")
+      expect(reverted.reason).toBe(`the transaction ${reverted.transactions[0]!.hash} reverted in block ${reverted.transactions[0]!.blockNumber}: ${EMITTER_REVERT}`)
       expect(reverted.transactions.length).toBe(1)
       expect((await chain.client.getTransactionReceipt({ hash: reverted.transactions[0]!.hash })).status).toBe("reverted")
       const retried = await waitFor(running, temporary.tradeHash)
@@ -152,7 +163,7 @@ describe("the relayer on SQLite", () => {
 
   test("an order not sent by its deadline expires", async () => {
     const account = await fundedRelayer(chain)
-    const running = await startRelayer(chain, freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
       fault: () => new OrderPlanFailure({ reason: "no route now", permanent: false }),
     }))
     try {
