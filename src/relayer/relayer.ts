@@ -55,6 +55,8 @@ export interface RelayerSettings {
   readonly claimLeaseMs?: number
   /** orders claimed per poll (default 16) */
   readonly claimBatch?: number
+  /** no replacement prices gas above this max fee per gas, wei (default: no ceiling) */
+  readonly maxFeePerGasCeiling?: bigint
   /** the first send's max fee as a percent of the head's base fee, plus the tip (default 200); below 100 only to test replacement */
   readonly baseFeePercent?: number
 }
@@ -265,6 +267,11 @@ export const makeRelayer = (settings: RelayerSettings) =>
           head.baseFeePerGas,
           tip,
         )
+        if (settings.maxFeePerGasCeiling !== undefined && fees.maxFeePerGas > settings.maxFeePerGasCeiling) {
+          yield* Effect.logDebug("relayer: a transaction not mined in time is not replaced: its fees would pass the ceiling").pipe(
+            Effect.annotateLogs({ tradeHash: row.trade_hash, hash: last.hash, maxFeePerGas: fees.maxFeePerGas.toString() }))
+          return
+        }
         const now = yield* Clock.currentTimeMillis
         const signed = yield* sql.withTransaction(
           Effect.gen(function* () {
@@ -302,10 +309,16 @@ export const makeRelayer = (settings: RelayerSettings) =>
           continue
         }
         if (mined > big(row.nonce)!) {
-          const failed = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders
-            SET status = 'failed', reason = ${`the relayer's nonce ${row.nonce} was used by another transaction`}, finished_at = ${now}
+          // another transaction of the account took the nonce: none of the order's can be mined now, so
+          // it was never executed; it waits again, pending, for a new nonce
+          const requeued = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders
+            SET status = 'pending', relayer = NULL, nonce = NULL, next_attempt_at = ${now}, claimed_by = NULL
             WHERE trade_hash = ${row.trade_hash} AND status = 'submitted' RETURNING trade_hash`
-          yield* countStatus("failed", failed.length)
+          if (requeued.length > 0) {
+            yield* countStatus("pending")
+            yield* Effect.logWarning("relayer: another transaction of the relayer account used the order's nonce; the order is sent again").pipe(
+              Effect.annotateLogs({ tradeHash: row.trade_hash, nonce: String(row.nonce) }))
+          }
           continue
         }
         const last = txs.at(-1)!

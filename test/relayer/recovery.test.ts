@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseTransaction } from "viem"
+import { privateKeyToAccount } from "viem/accounts"
 import { OrderPlanFailure } from "../../src/relayer/index.ts"
 import { freshSchema } from "../support/services.ts"
 import { emitterPlanner, fillsOnChain, fundedRelayer, relayerNonce, signedOrder, startRelayer, startRelayerChain, waitFor, type RelayerChain } from "./relayer-chain.ts"
@@ -187,6 +188,68 @@ describe("replacement", () => {
       expect(record.status).toBe("confirmed")
       expect(record.transactions.length).toBe(2)
       expect(await relayerNonce(chain, account.address)).toBe(1)
+    } finally {
+      await running.stop()
+    }
+  })
+
+  test("no replacement above the fee ceiling", async () => {
+    const account = await fundedRelayer(chain)
+    const running = await startRelayer(
+      chain,
+      await freshDatabase(),
+      { privateKey: account.privateKey, baseFeePercent: 10, replaceAfterMs: 100, maxFeePerGasCeiling: 10_000_000_000n },
+      emitterPlanner(account.address),
+    )
+    const order = await signedOrder()
+    try {
+      await running.run(running.relayer.accept(order))
+      await waitFor(running, order.tradeHash, SUBMITTED)
+      await Bun.sleep(800)
+      const record = (await running.run(running.relayer.find(order.tradeHash)))!
+      expect(record.status).toBe("submitted")
+      expect(record.transactions.length).toBe(1)
+      expect(await relayerNonce(chain, account.address)).toBe(0)
+    } finally {
+      await running.stop()
+    }
+  })
+
+  test("a nonce taken by another transaction of the account: the order waits again and is sent at the next nonce, once", async () => {
+    const account = await fundedRelayer(chain)
+    await chain.client.setAutomine(false)
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address))
+    const order = await signedOrder()
+    try {
+      let first: `0x${string}`
+      try {
+        await running.run(running.relayer.accept(order))
+        first = (await waitFor(running, order.tradeHash, SUBMITTED)).transactions[0]!.hash
+        const sent = await chain.client.getTransaction({ hash: first })
+        // the same key, elsewhere: a transfer at the order's nonce, priced higher, replaces it in the pool
+        const signer = privateKeyToAccount(account.privateKey)
+        const raw = await signer.signTransaction({
+          type: "eip1559",
+          chainId: chain.client.chain.id,
+          nonce: sent.nonce,
+          to: signer.address,
+          value: 1n,
+          gas: 21_000n,
+          maxFeePerGas: sent.maxFeePerGas! * 2n,
+          maxPriorityFeePerGas: sent.maxPriorityFeePerGas! * 2n,
+        })
+        await chain.client.sendRawTransaction({ serializedTransaction: raw })
+        await chain.client.mine({ blocks: 1 })
+      } finally {
+        await chain.client.setAutomine(true)
+      }
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("confirmed")
+      expect(record.transactions.length).toBe(2)
+      expect(record.transactions[0]).toEqual({ hash: first!, blockNumber: null })
+      expect((await chain.client.getTransaction({ hash: record.transactions[1]!.hash })).nonce).toBe(1)
+      expect(await relayerNonce(chain, account.address)).toBe(2)
+      expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(1)
     } finally {
       await running.stop()
     }
