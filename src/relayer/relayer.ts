@@ -340,10 +340,11 @@ export const makeRelayer = (settings: RelayerSettings) =>
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("relayer: a poll failed; tried again on the next one", cause)),
     )
-    yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
-    // claims of orders this instance has not sent are given back when it stops
+    // claims of orders this instance has not sent are given back when it stops, once the actor has
+    // stopped (finalizers run last to first)
     yield* Effect.addFinalizer(() =>
       Effect.ignore(sql`UPDATE relayer_orders SET claimed_by = NULL WHERE claimed_by = ${me} AND status = 'pending'`))
+    yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
 
     const find = (tradeHash: Hex) => findOrder(sql, tradeHash.toLowerCase())
     return Relayer.of({

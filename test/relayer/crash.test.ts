@@ -22,6 +22,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
+const claimedBy = (path: string, tradeHash: string): string | null => {
+  const db = new Database(path, { readonly: true })
+  try {
+    return (db.query("SELECT claimed_by FROM relayer_orders WHERE trade_hash = ?").get(tradeHash.toLowerCase()) as { claimed_by: string | null }).claimed_by
+  } finally {
+    db.close()
+  }
+}
+
 const sentHash = (path: string, tradeHash: string): `0x${string}` | undefined => {
   const db = new Database(path, { readonly: true })
   try {
@@ -77,6 +86,45 @@ test("a relayer killed (SIGKILL) after sending, before the receipt: the next one
     expect(record.status).toBe("confirmed")
     expect(record.transactions.map((t) => t.hash)).toEqual([hash!])
     expect(record.relayerFee).toBe(order.order.maxRelayerFee)
+    expect(await relayerNonce(chain, account.address)).toBe(1)
+    expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(1)
+  } finally {
+    await next.stop()
+  }
+}, 60_000)
+
+test("a relayer killed (SIGKILL) while planning: its claim lapses with its lease and the next one sends the order, once", async () => {
+  const account = await fundedRelayer(chain)
+  const path = join(dir, "claimed.sqlite")
+  const order = await signedOrder()
+  const accepting = await startRelayer(chain, path, { privateKey: account.privateKey }, emitterPlanner(account.address, {
+    fault: () => new OrderPlanFailure({ reason: "not now", permanent: false }),
+  }))
+  try {
+    await accepting.run(accepting.relayer.accept(order))
+  } finally {
+    await accepting.stop()
+  }
+  // claims with a 1.5 s lease, plans for a minute
+  const child = Bun.spawn(["bun", join(import.meta.dir, "relayer-process.ts"), path, chain.node.rpcUrl, account.privateKey, account.address, "1500", "60000"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  })
+  try {
+    const until = Date.now() + 20_000
+    while (Date.now() < until && claimedBy(path, order.tradeHash) === null) await Bun.sleep(50)
+    expect(claimedBy(path, order.tradeHash)).not.toBeNull()
+  } finally {
+    child.kill("SIGKILL")
+    await child.exited
+  }
+  const next = await startRelayer(chain, path, { privateKey: account.privateKey }, emitterPlanner(account.address))
+  try {
+    // still claimed by the killed process, until its lease lapses
+    expect((await next.run(next.relayer.find(order.tradeHash)))!.status).toBe("pending")
+    const record = await waitFor(next, order.tradeHash)
+    expect(record.status).toBe("confirmed")
+    expect(record.transactions.length).toBe(1)
     expect(await relayerNonce(chain, account.address)).toBe(1)
     expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(1)
   } finally {

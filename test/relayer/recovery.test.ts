@@ -103,6 +103,29 @@ describe.each(Object.keys(databases) as (keyof typeof databases)[])("a relayer t
     }
   })
 
+  test("stopped while planning: its claim is given back and the next relayer sends the order at once", async () => {
+    const account = await fundedRelayer(chain)
+    const database = await freshDatabase()
+    const order = await signedOrder()
+    const asked = new Map<string, number>()
+    const first = await startRelayer(chain, database, { privateKey: account.privateKey }, emitterPlanner(account.address, { asked, delayMs: 60_000 }))
+    try {
+      await first.run(first.relayer.accept(order))
+      while ((asked.get(order.tradeHash) ?? 0) === 0) await Bun.sleep(20)
+    } finally {
+      await first.stop()
+    }
+    const stoppedAt = Date.now()
+    const second = await startRelayer(chain, database, { privateKey: account.privateKey, claimLeaseMs: 60_000 }, emitterPlanner(account.address))
+    try {
+      expect((await waitFor(second, order.tradeHash, undefined, 10_000)).status).toBe("confirmed")
+      expect(Date.now() - stoppedAt).toBeLessThan(10_000)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+    } finally {
+      await second.stop()
+    }
+  })
+
   test("stopped after recording, before the node had the transaction: the next relayer broadcasts the very bytes recorded", async () => {
     const account = await fundedRelayer(chain)
     const database = await freshDatabase()

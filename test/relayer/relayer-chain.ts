@@ -58,6 +58,8 @@ export interface PlannerOptions {
   readonly fault?: (order: AcceptedOrder) => OrderPlanFailure | "revert" | undefined
   /** how many times plan was asked, per tradeHash */
   readonly asked?: Map<string, number>
+  /** how long planning takes, ms */
+  readonly delayMs?: number
 }
 
 /** A planner of real transactions: a call of the emitter that fills the order for its signed amounts and the most fee. */
@@ -76,7 +78,8 @@ export const emitterPlanner = (relayer: Address, options: PlannerOptions = {}) =
             [order.sender, relayer, order.amountIn, order.amountOut, order.maxRelayerFee],
           ),
         ])
-        return Effect.succeed({ to: EMITTER, data, gas: 100_000n, relayerFee: order.maxRelayerFee } satisfies PlannedOrder)
+        const planned = Effect.succeed({ to: EMITTER, data, gas: 100_000n, relayerFee: order.maxRelayerFee } satisfies PlannedOrder)
+        return options.delayMs === undefined ? planned : Effect.delay(planned, options.delayMs)
       }),
   })
 
