@@ -32,7 +32,7 @@ import {
   type OrderRow,
   type TransactionRow,
 } from "./order-table.ts"
-import { OrderPlanner, Relayer, RelayerUnavailable, type AcceptedOrder, type OrderStoreFailure, type PlannedOrder } from "./orders.ts"
+import { OrderPlanner, OrderStoreFailure, Relayer, RelayerUnavailable, type AcceptedOrder, type OrderRecord, type PlannedOrder } from "./orders.ts"
 
 export interface RelayerSettings {
   /** the relayer account's key (RELAYER_PRIVATE_KEY) */
@@ -57,6 +57,8 @@ export interface RelayerSettings {
   readonly claimBatch?: number
   /** no replacement prices gas above this max fee per gas, wei (default: no ceiling) */
   readonly maxFeePerGasCeiling?: bigint
+  /** how long accept and find wait for the database, ms (default 2000): a store that does not answer is an OrderStoreFailure */
+  readonly queryTimeoutMs?: number
   /** the first send's max fee as a percent of the head's base fee, plus the tip (default 200); below 100 only to test replacement */
   readonly baseFeePercent?: number
 }
@@ -346,11 +348,18 @@ export const makeRelayer = (settings: RelayerSettings) =>
       Effect.ignore(sql`UPDATE relayer_orders SET claimed_by = NULL WHERE claimed_by = ${me} AND status = 'pending'`))
     yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
 
-    const find = (tradeHash: Hex) => findOrder(sql, tradeHash.toLowerCase())
+    const queryTimeoutMs = settings.queryTimeoutMs ?? 2_000
+    const bounded = <A, E>(what: string, self: Effect.Effect<A, E>): Effect.Effect<A, E | OrderStoreFailure> =>
+      // disconnected: the answer does not wait for the stuck query to be cancelled
+      Effect.timeoutFail(Effect.disconnect(self), {
+        duration: Duration.millis(queryTimeoutMs),
+        onTimeout: () => new OrderStoreFailure({ message: `${what}: the order store did not answer within ${queryTimeoutMs} ms` }),
+      })
+    const find = (tradeHash: Hex): Effect.Effect<OrderRecord | undefined, OrderStoreFailure> => bounded("cannot read the order", findOrder(sql, tradeHash.toLowerCase()))
     return Relayer.of({
       address,
       accept: (order) =>
-        Effect.gen(function* () {
+        bounded("cannot store the order", Effect.gen(function* () {
           const tradeHash = order.tradeHash.toLowerCase() as Hex
           const existing = yield* findOrder(sql, tradeHash)
           if (existing !== undefined) return existing
@@ -359,7 +368,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
           if (inserted) yield* countStatus("pending")
           const record = yield* findOrder(sql, tradeHash)
           return record!
-        }),
+        })),
       find,
       readiness,
     })
