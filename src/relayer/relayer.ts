@@ -248,7 +248,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
         if (receipt.success) yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
       })
 
-    /** Why a mined transaction reverted, as the call replayed on its block's parent says (", <reason>"), or nothing. */
+    /** Why a mined transaction reverted, as its call replayed on the parent block says (": <reason>"), or "" when it cannot say. */
     const revertReason = (tx: TransactionRow, blockNumber: bigint) => {
       const sent = parseTransaction(tx.raw as Hex)
       return node.revertData({ from: address, to: sent.to!, data: sent.data ?? "0x", gas: sent.gas! }, blockNumber - 1n).pipe(
