@@ -60,6 +60,8 @@ export interface PlannerOptions {
   readonly asked?: Map<string, number>
   /** how long planning takes, ms */
   readonly delayMs?: number
+  /** the call goes here instead of the emitter (an account without code: success, no event) */
+  readonly to?: Address
 }
 
 /** A planner of real transactions: a call of the emitter that fills the order for its signed amounts and the most fee. */
@@ -78,7 +80,7 @@ export const emitterPlanner = (relayer: Address, options: PlannerOptions = {}) =
             [order.sender, relayer, order.amountIn, order.amountOut, order.maxRelayerFee],
           ),
         ])
-        const planned = Effect.succeed({ to: EMITTER, data, gas: 100_000n, relayerFee: order.maxRelayerFee } satisfies PlannedOrder)
+        const planned = Effect.succeed({ to: options.to ?? EMITTER, data, gas: 100_000n, relayerFee: order.maxRelayerFee } satisfies PlannedOrder)
         return options.delayMs === undefined ? planned : Effect.delay(planned, options.delayMs)
       }),
   })

@@ -91,6 +91,23 @@ describe.each(Object.keys(databases) as (keyof typeof databases)[])("the relayer
     }
   })
 
+  test("a transaction that succeeds without the order's OrderFilled event: confirmed, amounts unknown", async () => {
+    const account = await fundedRelayer(chain)
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
+      to: "0x000000000000000000000000000000000000dEaD",
+    }))
+    try {
+      const order = await signedOrder()
+      await running.run(running.relayer.accept(order))
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("confirmed")
+      expect([record.amountIn, record.amountOut, record.relayerFee, record.reason]).toEqual([null, null, null, null])
+      expect((await chain.client.getTransactionReceipt({ hash: record.transactions[0]!.hash })).logs).toEqual([])
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("metrics: each status entered, the time from accept to confirmation, the fee earned in tokenOut", async () => {
     const order = await signedOrder()
     const token = order.order.tokenOut
