@@ -71,9 +71,9 @@ describe("each rule fails on a planted fault", () => {
   })
 
   test("door: a room without a door (and without a place in the order)", () => {
-    const report = planted("relayer/orders.ts", `export const orders = 1`)
-    expect(faults(report, "door")).toEqual(["relayer: relayer has no door (relayer/index.ts)"])
-    expect(faults(report, "order")).toEqual(["relayer: relayer has no place in the order of the house"])
+    const report = planted("payouts/orders.ts", `export const orders = 1`)
+    expect(faults(report, "door")).toEqual(["payouts: payouts has no door (payouts/index.ts)"])
+    expect(faults(report, "order")).toEqual(["payouts: payouts has no place in the order of the house"])
   })
 
   test("cycle: a type-only arrow back up closes a loop", () => {

@@ -72,7 +72,7 @@ export const HOUSE: HousePlan = {
     // pure math and data
     ...PURE_ROOMS,
     // services: the ones that know nothing of the chain first, then the chain's stack
-    "config", "database", "access", "contracts", "chain", "tokens", "market", "sources", "ops",
+    "config", "database", "access", "contracts", "chain", "tokens", "market", "sources", "ops", "relayer",
     // the devnet: a tool over the services, known only to the entry points
     "devnet",
     // the request programs, the HTTP edge, the entry points
