@@ -4,11 +4,16 @@
 // @effect/sql SqlClient. Each store migrates its own tables on it.
 import * as SqlClient from "@effect/sql/SqlClient"
 import type { SqlError } from "@effect/sql/SqlError"
-import { Context, Effect, Layer } from "effect"
-import type { DatabaseLocation } from "../config/index.ts"
+import { Context, Effect, Layer, type Redacted } from "effect"
 import { openPostgres } from "./postgres-client.ts"
 import type { SqlDatabase } from "./sql-database.ts"
 import { openSqliteFile, openSqliteMemory } from "./sqlite-file.ts"
+
+/** Where the database is: config's DatabaseLocation (DATABASE_URL) has this very shape. */
+export type DatabasePlace =
+  | { readonly kind: "sqlite"; readonly path: string }
+  | { readonly kind: "memory" }
+  | { readonly kind: "postgres"; readonly url: Redacted.Redacted<string> }
 
 /** The process's database, opened once and shared by its stores. */
 export class Database extends Context.Tag("database/Database")<Database, SqlDatabase>() {
@@ -16,7 +21,7 @@ export class Database extends Context.Tag("database/Database")<Database, SqlData
    * The database at `location`, open for the life of the layer, as Database and as SqlClient.
    * `connectTimeoutMs` bounds opening a Postgres connection (default 2000).
    */
-  static readonly layer = (location: DatabaseLocation, connectTimeoutMs = 2_000): Layer.Layer<Database | SqlClient.SqlClient, SqlError> =>
+  static readonly layer = (location: DatabasePlace, connectTimeoutMs = 2_000): Layer.Layer<Database | SqlClient.SqlClient, SqlError> =>
     Layer.scopedContext(
       Effect.map(
         location.kind === "postgres" ? openPostgres(location.url, connectTimeoutMs) : location.kind === "sqlite" ? openSqliteFile(location.path) : openSqliteMemory,

@@ -3,7 +3,7 @@
 // configured; schema migrations through @effect/sql's Migrator; and the
 // private-file rules for what is kept on disk.
 export { migrate, MigrationFailed, type Migrations } from "./migrate.ts"
-export { Database } from "./database-layer.ts"
+export { Database, type DatabasePlace } from "./database-layer.ts"
 export { openPostgres } from "./postgres-client.ts"
 export { createPrivateFile, makePrivateFolderFor, readPrivateFile } from "./private-files.ts"
 export { makeSqliteDatabase, type SqliteOptions } from "./sqlite-client.ts"

@@ -17,4 +17,5 @@ export { RelayerNode, makeRelayerNode, type Head, type Receipt, type RelayerNode
 export { bump, initialFees, replacementFees, type Fees } from "./fees.ts"
 export { findOrderFill, orderFilledAbi, type OrderFill } from "./order-filled.ts"
 export { RelayerMetrics } from "./metrics.ts"
+export { describeRevert } from "./revert-reason.ts"
 export { RELAYER_MIGRATIONS_TABLE } from "./order-table.ts"

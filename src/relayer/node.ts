@@ -40,6 +40,11 @@ export interface RelayerNodeShape {
   /** eth_sendRawTransaction; a node that already has it (or has mined its nonce) fails with its message */
   readonly send: (raw: Hex) => Effect.Effect<Hex, RpcError>
   readonly receipt: (hash: Hex) => Effect.Effect<Receipt | undefined, RpcError>
+  /**
+   * The revert data of a call replayed on the state after `blockNumber` (a mined transaction's
+   * reason, read again); undefined when it does not revert there.
+   */
+  readonly revertData: (call: { readonly from: Address; readonly to: Address; readonly data: Hex; readonly gas: bigint }, blockNumber: bigint) => Effect.Effect<Hex | undefined, RpcError>
   /** whether the node knows the transaction (in its pool or mined) */
   readonly knows: (hash: Hex) => Effect.Effect<boolean, RpcError>
 }
@@ -85,6 +90,11 @@ export const makeRelayerNode = (options: { readonly url: string; readonly chainI
               throw e
             },
           )),
+      revertData: (call, blockNumber) =>
+        attempt("eth_call", () => client.call({ account: call.from, to: call.to, data: call.data, gas: call.gas, blockNumber })).pipe(
+          Effect.as(undefined),
+          Effect.catchIf((e) => e.reason === "revert", (e) => Effect.succeed(e.revertData ?? "0x")),
+        ),
       knows: (hash) =>
         attempt("eth_getTransactionByHash", () =>
           client.getTransaction({ hash }).then(

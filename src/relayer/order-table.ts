@@ -44,6 +44,7 @@ export const RELAYER_MIGRATIONS: Migrations = {
       nonce        bigint NOT NULL,
       seq          integer NOT NULL,
       raw          text NOT NULL,
+      sent_by      text NOT NULL,
       sent_at      bigint NOT NULL,
       sent_block   bigint NOT NULL,
       block_number bigint

@@ -8,7 +8,7 @@
 // that starts again follows what was recorded and never signs an order twice;
 // instances sharing one Postgres and one account take nonces from one row, in turn.
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Clock, Duration, Effect, Either, Layer, Metric, Redacted, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Either, Layer, Metric, Redacted, Schedule } from "effect"
 import { getAddress, keccak256, parseTransaction, type Address, type Hex, type TransactionSerializableEIP1559 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import type { RpcError } from "../chain/index.ts"
@@ -16,6 +16,7 @@ import { initialFees, replacementFees, type Fees } from "./fees.ts"
 import { countStatus, recordConfirmation, RelayerMetrics } from "./metrics.ts"
 import { RelayerNode, type Head, type Receipt } from "./node.ts"
 import { findOrderFill } from "./order-filled.ts"
+import { describeRevert } from "./revert-reason.ts"
 import {
   acceptedOf,
   big,
@@ -31,7 +32,7 @@ import {
   type OrderRow,
   type TransactionRow,
 } from "./order-table.ts"
-import { OrderPlanner, Relayer, RelayerUnavailable, type AcceptedOrder, type OrderStoreFailure, type PlannedOrder } from "./orders.ts"
+import { OrderPlanner, OrderStoreFailure, Relayer, RelayerUnavailable, type AcceptedOrder, type OrderRecord, type PlannedOrder } from "./orders.ts"
 
 export interface RelayerSettings {
   /** the relayer account's key (RELAYER_PRIVATE_KEY) */
@@ -54,6 +55,10 @@ export interface RelayerSettings {
   readonly claimLeaseMs?: number
   /** orders claimed per poll (default 16) */
   readonly claimBatch?: number
+  /** no replacement prices gas above this max fee per gas, wei (default: no ceiling) */
+  readonly maxFeePerGasCeiling?: bigint
+  /** how long accept and find wait for the database, ms (default 2000): a store that does not answer is an OrderStoreFailure */
+  readonly queryTimeoutMs?: number
   /** the first send's max fee as a percent of the head's base fee, plus the tip (default 200); below 100 only to test replacement */
   readonly baseFeePercent?: number
 }
@@ -166,16 +171,17 @@ export const makeRelayer = (settings: RelayerSettings) =>
             const stored = BigInt(nonces[0]!.next_nonce)
             const nonce = stored > chainNonce ? stored : chainNonce
             const tx = yield* sign({ to: planned.to, data: planned.data, gas: planned.gas, nonce, fees })
-            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_at, sent_block, block_number)
-              VALUES (${tx.hash}, ${accepted.tradeHash}, ${address}, ${Number(nonce)}, 0, ${tx.raw}, ${now}, ${Number(head.number)}, NULL)`
+            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
+              VALUES (${tx.hash}, ${accepted.tradeHash}, ${address}, ${Number(nonce)}, 0, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             yield* sql`UPDATE relayer_orders SET status = 'submitted', relayer = ${address}, nonce = ${Number(nonce)}, claimed_by = NULL
               WHERE trade_hash = ${accepted.tradeHash}`
             yield* sql`UPDATE relayer_nonces SET next_nonce = ${Number(nonce + 1n)} WHERE relayer = ${address}`
-            return tx
+            return { ...tx, nonce }
           }),
         )
         if (signed === undefined) return
         yield* countStatus("submitted")
+        yield* Effect.logInfo("relayer: order sent").pipe(Effect.annotateLogs({ tradeHash: accepted.tradeHash, hash: signed.hash, nonce: signed.nonce.toString() }))
         yield* broadcast(signed.raw, signed.hash, accepted.tradeHash)
       })
 
@@ -193,17 +199,28 @@ export const makeRelayer = (settings: RelayerSettings) =>
       const ordered = [...claimed].sort((a, b) => num(a.accepted_at) - num(b.accepted_at))
       for (const row of ordered) {
         const accepted = acceptedOf(row)
-        const planned = yield* Effect.either(planner.plan(accepted))
-        const at = yield* Clock.currentTimeMillis
-        if (Either.isRight(planned)) {
-          yield* send(accepted, planned.right)
-        } else if (planned.left.permanent) {
-          yield* failPending(accepted.tradeHash, planned.left.reason, at)
-        } else {
-          yield* Effect.logInfo("relayer: the order cannot be planned now; tried again on the next poll").pipe(
-            Effect.annotateLogs({ tradeHash: accepted.tradeHash, reason: planned.left.reason }))
-          yield* retryLater(accepted.tradeHash, at)
-        }
+        yield* Effect.gen(function* () {
+          const planned = yield* Effect.either(planner.plan(accepted))
+          const at = yield* Clock.currentTimeMillis
+          if (Either.isRight(planned)) {
+            yield* send(accepted, planned.right)
+          } else if (planned.left.permanent) {
+            yield* failPending(accepted.tradeHash, planned.left.reason, at)
+          } else {
+            yield* Effect.logDebug("relayer: the order cannot be planned now; tried again on the next poll").pipe(
+              Effect.annotateLogs({ tradeHash: accepted.tradeHash, reason: planned.left.reason }))
+            yield* retryLater(accepted.tradeHash, at)
+          }
+        }).pipe(
+          // the chain or the database failed before the order was recorded as sent: given back, tried on the next poll
+          Effect.catchAllCause((cause) =>
+            Cause.isInterruptedOnly(cause)
+              ? Effect.failCause(cause)
+              : Effect.zipRight(
+                  Effect.logWarning("relayer: an order could not be sent; tried again on the next poll", cause).pipe(Effect.annotateLogs({ tradeHash: accepted.tradeHash })),
+                  Effect.ignore(Effect.flatMap(Clock.currentTimeMillis, (at) => retryLater(accepted.tradeHash, at))),
+                )),
+        )
       }
     })
 
@@ -217,7 +234,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
             Effect.annotateLogs({ tradeHash: row.trade_hash, hash: tx.hash }))
         }
         const status = receipt.success ? "confirmed" : "failed"
-        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}`
+        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, receipt.blockNumber)}`
         const settled = yield* sql.withTransaction(
           Effect.zipLeft(
             sql<{ accepted_at: number | string }>`UPDATE relayer_orders SET status = ${status}, reason = ${reason}, finished_at = ${now},
@@ -231,6 +248,18 @@ export const makeRelayer = (settings: RelayerSettings) =>
         if (receipt.success) yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
       })
 
+    /** Why a mined transaction reverted, as its call replayed on the parent block says (": <reason>"), or "" when it cannot say. */
+    const revertReason = (tx: TransactionRow, blockNumber: bigint) => {
+      const sent = parseTransaction(tx.raw as Hex)
+      return node.revertData({ from: address, to: sent.to!, data: sent.data ?? "0x", gas: sent.gas! }, blockNumber - 1n).pipe(
+        Effect.map((data) => {
+          const why = data === undefined ? undefined : describeRevert(data)
+          return why === undefined ? "" : `: ${why}`
+        }),
+        Effect.orElseSucceed(() => ""),
+      )
+    }
+
     const replace = (row: OrderRow, last: TransactionRow, head: Head) =>
       Effect.gen(function* () {
         const previous = parseTransaction(last.raw as Hex)
@@ -240,6 +269,11 @@ export const makeRelayer = (settings: RelayerSettings) =>
           head.baseFeePerGas,
           tip,
         )
+        if (settings.maxFeePerGasCeiling !== undefined && fees.maxFeePerGas > settings.maxFeePerGasCeiling) {
+          yield* Effect.logDebug("relayer: a transaction not mined in time is not replaced: its fees would pass the ceiling").pipe(
+            Effect.annotateLogs({ tradeHash: row.trade_hash, hash: last.hash, maxFeePerGas: fees.maxFeePerGas.toString() }))
+          return
+        }
         const now = yield* Clock.currentTimeMillis
         const signed = yield* sql.withTransaction(
           Effect.gen(function* () {
@@ -248,8 +282,8 @@ export const makeRelayer = (settings: RelayerSettings) =>
             // settled meanwhile, or replaced by another instance
             if (rows[0]?.status !== "submitted" || seqs[0]?.seq === null || num(seqs[0]!.seq!) !== num(last.seq)) return undefined
             const tx = yield* sign({ to: previous.to!, data: previous.data ?? "0x", gas: previous.gas!, nonce: BigInt(previous.nonce!), fees })
-            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_at, sent_block, block_number)
-              VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${now}, ${Number(head.number)}, NULL)`
+            yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
+              VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             return tx
           }),
         )
@@ -277,10 +311,16 @@ export const makeRelayer = (settings: RelayerSettings) =>
           continue
         }
         if (mined > big(row.nonce)!) {
-          const failed = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders
-            SET status = 'failed', reason = ${`the relayer's nonce ${row.nonce} was used by another transaction`}, finished_at = ${now}
+          // another transaction of the account took the nonce: none of the order's can be mined now, so
+          // it was never executed; it waits again, pending, for a new nonce
+          const requeued = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders
+            SET status = 'pending', relayer = NULL, nonce = NULL, next_attempt_at = ${now}, claimed_by = NULL
             WHERE trade_hash = ${row.trade_hash} AND status = 'submitted' RETURNING trade_hash`
-          yield* countStatus("failed", failed.length)
+          if (requeued.length > 0) {
+            yield* countStatus("pending")
+            yield* Effect.logWarning("relayer: another transaction of the relayer account used the order's nonce; the order is sent again").pipe(
+              Effect.annotateLogs({ tradeHash: row.trade_hash, nonce: String(row.nonce) }))
+          }
           continue
         }
         const last = txs.at(-1)!
@@ -302,16 +342,24 @@ export const makeRelayer = (settings: RelayerSettings) =>
     }).pipe(
       Effect.catchAllCause((cause) => Effect.logWarning("relayer: a poll failed; tried again on the next one", cause)),
     )
-    yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
-    // claims of orders this instance has not sent are given back when it stops
+    // claims of orders this instance has not sent are given back when it stops, once the actor has
+    // stopped (finalizers run last to first)
     yield* Effect.addFinalizer(() =>
       Effect.ignore(sql`UPDATE relayer_orders SET claimed_by = NULL WHERE claimed_by = ${me} AND status = 'pending'`))
+    yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
 
-    const find = (tradeHash: Hex) => findOrder(sql, tradeHash.toLowerCase())
+    const queryTimeoutMs = settings.queryTimeoutMs ?? 2_000
+    const bounded = <A, E>(what: string, self: Effect.Effect<A, E>): Effect.Effect<A, E | OrderStoreFailure> =>
+      // disconnected: the answer does not wait for the stuck query to be cancelled
+      Effect.timeoutFail(Effect.disconnect(self), {
+        duration: Duration.millis(queryTimeoutMs),
+        onTimeout: () => new OrderStoreFailure({ message: `${what}: the order store did not answer within ${queryTimeoutMs} ms` }),
+      })
+    const find = (tradeHash: Hex): Effect.Effect<OrderRecord | undefined, OrderStoreFailure> => bounded("cannot read the order", findOrder(sql, tradeHash.toLowerCase()))
     return Relayer.of({
       address,
       accept: (order) =>
-        Effect.gen(function* () {
+        bounded("cannot store the order", Effect.gen(function* () {
           const tradeHash = order.tradeHash.toLowerCase() as Hex
           const existing = yield* findOrder(sql, tradeHash)
           if (existing !== undefined) return existing
@@ -320,7 +368,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
           if (inserted) yield* countStatus("pending")
           const record = yield* findOrder(sql, tradeHash)
           return record!
-        }),
+        })),
       find,
       readiness,
     })
