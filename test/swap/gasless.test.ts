@@ -9,11 +9,16 @@
 // cancelled, a permit for too little, a fee above the signed maximum. A relayer
 // short of USDC answers 503 with Retry-After.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { encodeFunctionData, erc20Abi, parseEventLogs, type Address, type Hex } from "viem"
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts"
 import { encodeCancelNonce, routeExecutorAbi } from "../../src/chain/index.ts"
 import { ownArtifact } from "../../src/contracts/index.ts"
+import { startApiServer } from "../../src/api/index.ts"
+import { livePrograms } from "../../src/swap/index.ts"
 import { devnetRelayer, fundDevnetRelayer, testAccounts } from "../../src/devnet/index.ts"
 import { startSwapOnDevnet, type SwapOnDevnet } from "../support/swap-on-devnet.ts"
 
@@ -325,6 +330,33 @@ describe("refusals, each naming its field", () => {
     const refused = await s.post("gasless/submit", await signQuote(payer, res.body))
     expectRefusal(refused, 400, "order.nonce")
   })
+
+  test("the quote: no reference price for tokenOut (422 NO_ROUTE naming tokenOut)", async () => {
+    // a second service over the same chain whose reference prices leave WETH out
+    const dir = mkdtempSync(join(tmpdir(), "gasless-no-price-"))
+    const weth = s.token("WETH").toLowerCase()
+    const settings = { ...s.settings, priceFeeds: s.settings.priceFeeds.filter((f) => f.token.toLowerCase() !== weth) }
+    const other = await startApiServer({
+      programs: livePrograms(settings, undefined, { kind: "sqlite", path: join(dir, "keys.sqlite") }).pipe(Layer.orDie),
+      env: { PORT: "0", DATABASE_URL: join(dir, "keys.sqlite"), LOG_LEVEL: "error" },
+    })
+    try {
+      const { key } = await Effect.runPromise(other.keys.create({ name: "no-price", rpm: 1_000, concurrency: 4 }))
+      const res = await fetch(`${other.baseUrl}/gasless/quote`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify({ tokenIn: s.token("EURC"), tokenOut: s.token("WETH"), amountIn: "1000000", sender: wallet.address }),
+      })
+      const body = (await res.json()) as any
+      expect(res.status).toBe(422)
+      expect(body.error.code).toBe("NO_ROUTE")
+      expect(body.error.message).toStartWith("tokenOut: ")
+      expect(body.error.message).toContain("reference price")
+    } finally {
+      await other.stop()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
 
   test("the quote: native tokenIn (tokenIn), no sender (sender), aggregators only (includeSources)", async () => {
     expectRefusal(await s.post("gasless/quote", { tokenIn: "0x0000000000000000000000000000000000000000", tokenOut: s.token("EURC"), amountIn: "1000", sender: wallet.address }), 400, "tokenIn")
