@@ -195,7 +195,7 @@ export const Api = HttpApi.make("arc-swap")
       title: "Arc swap aggregator API",
       version: API_VERSION,
       description:
-        "Quotes, exact input (amountIn) or exact output (amountOut), and ready-to-sign swap transactions on Arc (chain id 5042) or Arc testnet (5042002), whichever the service serves (every answer's chainId), routed over on-chain venues and external aggregators. Amounts are integer strings in a token's smallest unit; addresses are EIP-55 checksummed in answers. Every endpoint is POST with a JSON body of at most 16 KB and an API key.",
+        "Quotes, exact input (amountIn) or exact output (amountOut), and ready-to-sign swap transactions on Arc (chain id 5042) or Arc testnet (5042002), whichever the service serves (every answer's chainId), routed over on-chain venues and external aggregators; and gasless swaps, where the sender signs an order and the service's relayer sends it, paying the gas and taking it back in tokenOut (when the service has a relayer). Amounts are integer strings in a token's smallest unit; addresses are EIP-55 checksummed in answers. Every endpoint is POST with a JSON body of at most 16 KB and an API key.",
       transform: finish,
     }),
   )
