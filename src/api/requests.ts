@@ -1,4 +1,4 @@
-// Request bodies of POST /quote and POST /swap: Effect Schemas for each field
+// Request bodies of POST /quote, POST /swap and POST /gasless/quote: Effect Schemas for each field
 // (exact messages naming the field), then the rules that join fields (fee
 // recipient, USDC to USDC, sender and recipient, deadline). The result is typed,
 // with checksummed addresses, bigint amounts and defaults applied.

@@ -1,8 +1,8 @@
 // RELAYER_PRIVATE_KEY and RELAYER_FEE_MARGIN_BPS: gasless swaps are off without a key; a bad key
 // stops the start with a message naming the variable and never repeating the key.
 import { describe, expect, test } from "bun:test"
-import { Either, Redacted } from "effect"
-import { chainSettings, type ManifestSource } from "../../src/config/index.ts"
+import { Effect, Either, Redacted } from "effect"
+import { AppConfig, ChainConfig, chainSettings, ServiceConfigLive, withManifest, type ManifestSource } from "../../src/config/index.ts"
 
 const manifest: ManifestSource = {
   chainId: 5042,
@@ -47,4 +47,11 @@ describe("the relayer's settings", () => {
     expect(refusal({ RELAYER_PRIVATE_KEY: KEY, RELAYER_FEE_MARGIN_BPS: "10001" })).toBe('RELAYER_FEE_MARGIN_BPS: must be an integer from 0 to 10000, got "10001"')
     expect(refusal({ RELAYER_PRIVATE_KEY: KEY, RELAYER_FEE_MARGIN_BPS: "1.5" })).toContain("RELAYER_FEE_MARGIN_BPS: ")
   })
+})
+
+test("serve's start stops on a bad key with a message naming RELAYER_PRIVATE_KEY", async () => {
+  const bad = `0x${"cd".repeat(31)}`
+  const error = await Effect.runPromise(Effect.flip(Effect.provide(Effect.all([AppConfig, ChainConfig]), ServiceConfigLive(withManifest({ RELAYER_PRIVATE_KEY: bad }, manifest)))))
+  expect(error.message).toBe("invalid configuration:\nRELAYER_PRIVATE_KEY: must be 0x followed by 64 hex digits (a secp256k1 private key), got 64 characters")
+  expect(error.message).not.toContain("cdcd")
 })
