@@ -170,7 +170,7 @@ export const GaslessQuoteResponseJson = Schema.Struct({
   minAmountOut: amountJson("exact input: amountOut less slippageBps, rounded down (the order's amountOut); exact output: = amountOut"),
   relayerFee: Schema.Struct({
     token: addressJson("tokenOut"),
-    amount: amountJson("the most the relayer takes: (the route's gas + the order entry's) × the block's base fee, priced in tokenOut, plus the service's margin"),
+    amount: amountJson("the most the relayer takes: (the route's gas + the order entry's, + a permit's when permit is not null) × the block's base fee, priced in tokenOut, plus the service's margin"),
   }).annotations({ identifier: "RelayerFee" }),
   order: Schema.Struct({ typedData: OrderTypedData }).annotations({ identifier: "GaslessOrder", description: "sign typedData and send its message with the signature to /gasless/submit" }),
   permit: Schema.NullOr(Permit).annotations({ description: "the permit to sign with the order instead of an approval (value = the order's amountIn, deadline = the order's): tokenIn implements EIP-2612 and the sender's allowance to the executor is short; null otherwise" }),

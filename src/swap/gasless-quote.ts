@@ -2,7 +2,8 @@
 // head's World, amountOut and minAmountOut net of that fee too, and the order
 // for the sender to sign (maxRelayerFee = the fee, a fresh 256-bit unordered
 // nonce, the request's deadline), with the permit, approval and shortfalls as
-// /swap gives them: the sender sends no transaction, so no gas is counted.
+// /swap gives them: the sender sends no transaction, so no gas is counted. A
+// sender who signs a permit with the order pays its gas in the relayer fee.
 import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { zeroAddress, type Address } from "viem"
@@ -16,7 +17,7 @@ import { InvalidRequest, NoRoute, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
 import { permitToSign } from "./permit.ts"
 import { latestWorld, type QuoteServices } from "./quote.ts"
-import { priceWithRelayerFee } from "./relayer-fee.ts"
+import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
 import { catchUpWithHead } from "./swap.ts"
 import { senderIssues } from "./sender-issues.ts"
 import type { ArcChainId, QuoteRequest } from "../domain/index.ts"
@@ -44,6 +45,26 @@ export const overVenues = (request: QuoteRequest, venues: ReadonlySet<string>): 
   return { ...request, allowedSources: allowed }
 }
 
+interface OrderAmounts {
+  readonly amountIn: bigint
+  readonly maxAmountIn: bigint
+  readonly amountOut: bigint
+  readonly minAmountOut: bigint
+}
+
+/** The quote's amounts net of the relayer fee too: exact input's output pays the relayer first. */
+const amountsOf = (request: GaslessQuoteRequest, pricing: OrderPricing): Effect.Effect<OrderAmounts, NoRoute> => {
+  const { quote, relayerFee } = pricing
+  if (request.tradeType === "exactOutput") {
+    return Effect.succeed({ amountIn: quote.amountIn, maxAmountIn: quote.maxAmountIn, amountOut: request.amountOut, minAmountOut: request.amountOut })
+  }
+  if (quote.amountOut <= relayerFee) {
+    return Effect.fail(new NoRoute({ message: `amountIn: the swap pays ${quote.amountOut} of tokenOut after fees, which does not cover the relayer fee of ${relayerFee}; swap a larger amount` }))
+  }
+  const amountOut = quote.amountOut - relayerFee
+  return Effect.succeed({ amountIn: request.amountIn, maxAmountIn: request.amountIn, amountOut, minAmountOut: minAmountOut(amountOut, request.slippageBps) })
+}
+
 export const gaslessQuoteProgram = (
   services: QuoteServices,
   settings: GaslessSettings,
@@ -55,21 +76,28 @@ export const gaslessQuoteProgram = (
     // the sender's funds are read at the priced block: the head's, as /swap's
     yield* catchUpWithHead
     const world = yield* latestWorld(services.market)
-    const { quote, relayerFee, priced } = yield* priceWithRelayerFee(services, world, routed, settings.feeMarginBps)
     const { executor } = settings
-    let amounts: { readonly amountIn: bigint; readonly maxAmountIn: bigint; readonly amountOut: bigint; readonly minAmountOut: bigint }
-    if (request.tradeType === "exactInput") {
-      // what the fees leave of the route's output pays the relayer first
-      if (quote.amountOut <= relayerFee) {
-        return yield* new NoRoute({
-          message: `amountIn: the swap pays ${quote.amountOut} of tokenOut after fees, which does not cover the relayer fee of ${relayerFee}; swap a larger amount`,
-        })
-      }
-      const amountOut = quote.amountOut - relayerFee
-      amounts = { amountIn: request.amountIn, maxAmountIn: request.amountIn, amountOut, minAmountOut: minAmountOut(amountOut, request.slippageBps) }
-    } else {
-      amounts = { amountIn: quote.amountIn, maxAmountIn: quote.maxAmountIn, amountOut: request.amountOut, minAmountOut: request.amountOut }
-    }
+    const withoutPermit = yield* priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false })
+    const { priced } = withoutPermit
+    const tokens = yield* Tokens
+    // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot
+    // be read leaves the permit and the shortfalls out of the answer, as /swap does
+    const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(
+      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read: ${e.message}`), null)),
+    )
+    const funds = yield* senderFunds({
+      sender: request.sender,
+      blockNumber: world.blockNumber,
+      token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null },
+    }).pipe(
+      Effect.map((f): SenderFunds | undefined => f),
+      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`the sender's funds could not be read: ${e.message}`), undefined)),
+    )
+    // a sender whose allowance is short signs a permit with the order, and the relayer pays its gas too
+    const short = funds?.allowance !== undefined && funds.allowance < (yield* amountsOf(request, withoutPermit)).maxAmountIn && funds.permitNonce !== undefined && permitDomain !== null
+    const pricing = short ? yield* priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: true }) : withoutPermit
+    const { quote, relayerFee } = pricing
+    const amounts = yield* amountsOf(request, pricing)
     // the order's input: exactly amountIn, or at most maxAmountIn; its output: at least minAmountOut, or exactly amountOut
     const takes = amounts.maxAmountIn
     const order: SwapOrder = {
@@ -86,23 +114,8 @@ export const gaslessQuoteProgram = (
       nonce: freshNonce(),
       deadline: BigInt(request.deadline),
     }
-    const tokens = yield* Tokens
-    // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot
-    // be read leaves the permit and the shortfalls out of the answer, as /swap does
-    const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(
-      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read: ${e.message}`), null)),
-    )
-    const funds = yield* senderFunds({
-      sender: request.sender,
-      blockNumber: world.blockNumber,
-      token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null },
-    }).pipe(
-      Effect.map((f): SenderFunds | undefined => f),
-      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`the sender's funds could not be read: ${e.message}`), undefined)),
-    )
     // the sender pays no gas: only the input counts
     const issues = funds === undefined ? null : senderIssues({ token: request.tokenIn, kind: "erc20", spender: executor, amountIn: takes, gasWei: 0n, funds })
-    const short = funds?.allowance !== undefined && funds.allowance < takes && funds.permitNonce !== undefined && permitDomain !== null
     return {
       ...quote,
       ...amounts,

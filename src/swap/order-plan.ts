@@ -66,7 +66,10 @@ export const planOrder = (
     if (order.deadline <= world.blockTimestamp) {
       return yield* new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` })
     }
-    const { quote, relayerFee, route, priced } = yield* priceWithRelayerFee(services, world, termsOf(settings, order), settings.feeMarginBps)
+    const { quote, relayerFee, route, priced } = yield* priceWithRelayerFee(services, world, termsOf(settings, order), {
+      marginBps: settings.feeMarginBps,
+      permit: signed.permitSignature !== null,
+    })
     if (relayerFee > order.maxRelayerFee) {
       return yield* new RelayerFeeAboveMax({
         message: `order.maxRelayerFee: the relayer fee at block ${world.blockNumber} is ${relayerFee}, above the signed maximum of ${order.maxRelayerFee}; ask /gasless/quote for a new order`,

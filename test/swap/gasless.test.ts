@@ -237,6 +237,11 @@ describe("a contract wallet (ERC-1271)", () => {
     expect(q.status).toBe(200)
     expect(q.body.permit).toBeNull()
     expect(q.body.issues).toEqual({ balance: null, allowance: null })
+    // the same order from a sender who must sign a permit pays the permit's gas in the relayer fee
+    const withPermit = await s.post("gasless/quote", { tokenIn: eurc, tokenOut: weth, amountIn: amountIn.toString(), sender: (await eurcOnlyWallet(amountIn)).address, recipient: RECIPIENT })
+    expect(withPermit.body.permit).not.toBeNull()
+    expect(withPermit.body.gasEstimate).toBe(q.body.gasEstimate)
+    expect(BigInt(withPermit.body.relayerFee.amount)).toBeGreaterThan(BigInt(q.body.relayerFee.amount))
     // another key's signature does not do for the wallet
     const stranger = await privateKeyToAccount(generatePrivateKey()).signTypedData(q.body.order.typedData)
     const refused = await s.post("gasless/submit", { order: q.body.order.typedData.message, signature: stranger })
