@@ -182,9 +182,12 @@ export const price = (
     const asked = sourceRequest(world, tokens, request)
     if (isRefusal(asked)) return asked
     const own = ownRouteExactOutput(asked, routeOptions)
-    // an aggregator's route counts only when it delivers the very amount asked and says what it needs
+    // an aggregator's route counts only when it delivers the very amount asked, says what it needs,
+    // and its ceiling (what the executor takes against maxAmountIn before calling its router) is
+    // within the request's slippage over that input: maxAmountIn is the same formula for every route
     const delivering = (a: SourceRoute | undefined): a is SourceRoute =>
-      a !== undefined && a.amountIn !== undefined && a.amountIn > 0n && a.amountOut === asked.amountOut
+      a !== undefined && a.amountIn !== undefined && a.amountIn > 0n && a.amountOut === asked.amountOut &&
+      (a.maxAmountIn === undefined || a.maxAmountIn * tokenIn.scale <= maxAmountIn(a.amountIn * tokenIn.scale, request.slippageBps))
     ranked = rankRoutesExactOutput([own, ...external].filter(delivering))
     if (ranked.length === 0) return { kind: "cannot-deliver", symbol: tokenOut.symbol }
     amountInOf = (route) => route.amountIn! * tokenIn.scale
@@ -206,13 +209,6 @@ export const price = (
   }
   const candidates = maxPriceImpactBps === undefined ? ranked : ranked.filter(within(maxPriceImpactBps))
   if (candidates.length === 0) return { kind: "price-impact", impactBps: impactOf(ranked[0]!) ?? 0, limitBps: maxPriceImpactBps ?? 0 }
-  // exact output: the slippage over the input, and never below an aggregator's own ceiling (its
-  // maxSellAmount, which the executor takes against maxAmountIn before calling its router)
-  const maxInFor = (route: SourceRoute, amountIn: bigint): bigint => {
-    const ours = maxAmountIn(amountIn, request.slippageBps)
-    const ceiling = route.maxAmountIn === undefined ? 0n : route.maxAmountIn * tokenIn.scale
-    return ceiling > ours ? ceiling : ours
-  }
   const respond = (best: SourceRoute): QuoteResponse => {
     const grossAmountOut = grossOf(best)
     const amountIn = amountInOf(best)
@@ -224,7 +220,7 @@ export const price = (
       tokenOut: request.tokenOut,
       tradeType: request.tradeType,
       amountIn,
-      maxAmountIn: exactOutput ? maxInFor(best, amountIn) : amountIn,
+      maxAmountIn: exactOutput ? maxAmountIn(amountIn, request.slippageBps) : amountIn,
       amountOut: exactOutput ? request.amountOut : fees.amountOut,
       minAmountOut: exactOutput ? request.amountOut : minAmountOut(fees.amountOut, request.slippageBps),
       slippageBps: request.slippageBps,

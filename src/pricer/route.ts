@@ -62,7 +62,8 @@ export interface SourceRoute {
   readonly amountIn?: bigint
   /**
    * exact output through an aggregator only: the most its calldata may take (its maxSellAmount,
-   * tokenIn's ERC-20 units), which the executor takes against the sender's maxAmountIn
+   * tokenIn's ERC-20 units), which the executor takes against the sender's maxAmountIn; the route
+   * competes only when it lies within the request's slippage over amountIn
    */
   readonly maxAmountIn?: bigint
   /** exact output only: what the search minimised, the input plus gas in tokenIn (the input when gas has no price) */

@@ -35,4 +35,5 @@ export interface Source {
 export class Sources extends Context.Tag("sources/Sources")<Sources, readonly Source[]>() {}
 
 /** Whether a route runs through an external router (third-party calldata) anywhere. */
-export const isExternalRoute = (route: SourceRoute): boolean => route.route.some((split) => split.hops.some((hop) => hop.kind === "external"))
+export const isExternalRoute = (route: SourceRoute): boolean =>
+  route.route.some((split) => split.hops.some((hop) => hop.kind === "external" || hop.kind === "externalExactOutput"))

@@ -115,11 +115,12 @@ export const startDevnetAggregator = (options: DevnetAggregatorOptions): DevnetA
     let trade: { readonly sellAmount: bigint; readonly buyAmount: bigint; readonly minBuyAmount: bigint; readonly maxSellAmount?: bigint; readonly data: Hex }
     if ("amountIn" in found) {
       // exact output: the pool's least input, and the most the taker covers (its balance and
-      // allowance) with the slippage on top; the router pulls only what the swap needs
+      // allowance) with the slippage on top; the router pulls only what the swap needs. A lying
+      // aggregator quotes less input than its calldata takes (its ceiling follows the lie: the
+      // calldata fails outright when the lie is larger than the slippage)
       const need = found.amountIn
-      const maxSellAmount = (need * (10_000n + slippageBps) + 9_999n) / 10_000n
-      // a lying aggregator quotes less input than its calldata takes
       const quoted = current.mode === "lying" ? (need * (10_000n - BigInt(current.lieBps ?? 100))) / 10_000n : need
+      const maxSellAmount = (quoted * (10_000n + slippageBps) + 9_999n) / 10_000n
       const data = liquidity.encodeBuy({ pool: found.pool, tokenIn, tokenOut, amountOut: amount, amountInMaximum: maxSellAmount, recipient: getAddress(recipient!), deadline })
       trade = { sellAmount: quoted, buyAmount: amount, minBuyAmount: amount, maxSellAmount, data }
     } else {
