@@ -9,9 +9,9 @@ import { encodeFunctionData, getAddress, type Abi, type Address, type Hex } from
 import { encodeExecuteExactOutput, type ExactOutputParams } from "../../src/chain/exact-output-call.ts"
 import { encodeExecute } from "../../src/chain/execute-call.ts"
 import { encodeRoute, type Route } from "../../src/chain/route-encoding.ts"
-import { uniswapArtifact } from "../../src/contracts/artifacts.ts"
+import { ownArtifact, uniswapArtifact } from "../../src/contracts/artifacts.ts"
 import { grossForNet, splitFees } from "../../src/pricer/index.ts"
-import { freshAddress, setupFixture, users, type Fixture } from "./executor-fixture.ts"
+import { freshAddress, NATIVE, SCALE, setupFixture, USDC, users, type Fixture } from "./executor-fixture.ts"
 
 let f: Fixture
 let router: Address
@@ -166,5 +166,66 @@ describe("executeExactOutput through an allowlisted router (kind 7)", () => {
     const bytes = encodeRoute(s.params.route as Route, "exactOutput")
     const data = encodeExecute({ tokenIn: s.weth, tokenOut: s.usdt, amountIn: s.need, minAmountOut: 1n, recipient: s.recipient, deadline: s.params.deadline, feeBps: 0, protocolFeeBps: s.protocolFeeBps, route: bytes })
     expect(await f.callError(user, data)).toMatchObject({ name: "InvalidRoute", fault: "Malformed" })
+  })
+
+  describe("a router that takes its whole ceiling and pays back the rest (as 0x settles an exact buy)", () => {
+    let mock: Address
+    const mockAbi = ownArtifact("MockAggregatorRouter").abi
+    const SPEND_LESS = 1_000n
+    beforeAll(async () => {
+      mock = await f.deploy("MockAggregatorRouter")
+      expect((await f.ownerWrite("setRouterAllowed", [mock, true])).status).toBe("success")
+      await f.mint("EURC", mock, 10n ** 30n)
+      await f.mint("EURC", user, 10n ** 24n)
+      await f.approve(user, f.token("EURC"), BIG)
+    })
+    const buyCall = (tokenIn: Address, tokenOut: Address, maxIn: bigint, spend: bigint, amountOut: bigint): Hex =>
+      encodeFunctionData({ abi: mockAbi, functionName: "exactBuy", args: [tokenIn, tokenOut, maxIn, spend, amountOut, f.executor] })
+
+    test("ERC-20 input: the sender pays exactly what the router kept, not its ceiling", async () => {
+      const protocolFeeBps = await f.protocolFeeBps()
+      const amountOut = 500n * 10n ** 6n
+      const gross = grossForNet(amountOut, { protocolBps: protocolFeeBps, partnerBps: 0 })
+      const ceiling = 600n * 10n ** 6n
+      const spend = ceiling - SPEND_LESS
+      const recipient = fresh()
+      const usdt = f.token("USDT")
+      const eurc = f.token("EURC")
+      await f.mint("USDT", user, 10n ** 12n)
+      await f.approve(user, usdt, BIG)
+      const route = externalRoute(usdt, eurc, ceiling, buyCall(usdt, eurc, ceiling, spend, gross), mock)
+      const holders = [user, recipient, f.executor, mock]
+      const before = await balances([usdt, eurc], holders)
+      const receipt = await f.executeExactOutput(user, { tokenIn: usdt, tokenOut: eurc, amountOut, maxAmountIn: ceiling, recipient, deadline: await f.deadline(), feeBps: 0, protocolFeeBps, route })
+      expect(receipt.status).toBe("success")
+      const after = await balances([usdt, eurc], holders)
+      expect(after.map((a, i) => a - before[i]!)).toEqual([-spend, 0n, 0n, spend, 0n, amountOut, 0n, -gross])
+      expect(await f.allowance(usdt, f.executor, mock)).toBe(0n)
+    })
+
+    test("native input: msg.value is maxAmountIn; the router takes ERC-20 USDC from the executor, and the sender gets back everything but what it kept, in the same transaction", async () => {
+      const protocolFeeBps = await f.protocolFeeBps()
+      const amountOut = 500n * 10n ** 6n
+      const gross = grossForNet(amountOut, { protocolBps: protocolFeeBps, partnerBps: 0 })
+      const ceiling = 600n * 10n ** 6n
+      const spend = ceiling - SPEND_LESS
+      const maxAmountIn = ceiling * SCALE + 123n
+      const recipient = fresh()
+      const eurc = f.token("EURC")
+      const route = externalRoute(USDC, eurc, ceiling, buyCall(USDC, eurc, ceiling, spend, gross), mock)
+      const params: ExactOutputParams = { tokenIn: NATIVE, tokenOut: eurc, amountOut, maxAmountIn, recipient, deadline: await f.deadline(), feeBps: 0, protocolFeeBps, route }
+      expect(await f.simulateExactOutput(user, params)).toBe(spend * SCALE)
+      const nativeBefore = await Promise.all([f.native(user), f.native(f.executor), f.native(mock)])
+      const eurcBefore = await f.balance(eurc, recipient)
+      const receipt = await f.executeExactOutput(user, params)
+      expect(receipt.status).toBe("success")
+      const nativeAfter = await Promise.all([f.native(user), f.native(f.executor), f.native(mock)])
+      const gas = receipt.gasUsed * receipt.effectiveGasPrice
+      expect(nativeAfter.map((a, i) => a - nativeBefore[i]!)).toEqual([-(spend * SCALE) - gas, 0n, spend * SCALE])
+      expect((await f.balance(eurc, recipient)) - eurcBefore).toBe(amountOut)
+      expect(await f.allowance(USDC, f.executor, mock)).toBe(0n)
+      // the ceiling above what maxAmountIn allows: Slippage, in wei
+      expect(await f.executeExactOutputError(user, { ...params, maxAmountIn: ceiling * SCALE - 1n })).toMatchObject({ name: "Slippage", args: [ceiling * SCALE, ceiling * SCALE - 1n] })
+    })
   })
 })
