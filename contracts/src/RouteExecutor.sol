@@ -95,7 +95,7 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
     }
 
     /// @notice The arguments of executeExactOutput; as ExecuteParams where the names agree.
-    /// `route` is RouteCodec's packed format, kinds 1, 2, 3 and 6 only; its shares divide the
+    /// `route` is RouteCodec's packed format, kinds 1, 2, 3, 6 and 7 only; its shares divide the
     /// gross output.
     struct ExactOutputParams {
         address tokenIn;
