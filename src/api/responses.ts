@@ -4,6 +4,7 @@
 // it becomes 502 INTERNAL.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
+import { quoteJson } from "./quote-json.ts"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
 import { maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
@@ -83,6 +84,8 @@ const encodingFailed = (what: string, error: ParseResult.ParseError) =>
 export const encodeQuoteResponse = (request: QuoteRequest, q: QuoteResponse, quoteId: string, requestId: string): Either.Either<string, Internal> => {
   const problem = quoteInconsistency(request, q)
   if (problem !== undefined) return Either.left(new Internal({ detail: `quote program answered an inconsistent quote: ${problem}` }))
+  const written = quoteJson(q, quoteId, requestId)
+  if (written !== undefined) return Either.right(written)
   return Either.match(encodeQuote({ ...q, quoteId, requestId }), {
     onLeft: (e) => Either.left(encodingFailed("quote", e)),
     onRight: (json) => Either.right(JSON.stringify(json)),
