@@ -11,7 +11,8 @@ import { maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
-const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+// equal strings first: an answer usually names the request's own address strings
+const same = (a: string | null, b: string | null) => a === b || (a !== null && b !== null && a.toLowerCase() === b.toLowerCase())
 
 /** What is wrong with a quote answer for this request, or undefined. */
 export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): string | undefined => {
