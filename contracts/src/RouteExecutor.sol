@@ -218,13 +218,12 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         }
         if (amount == 0 || amount > type(uint128).max) revert InvalidValue(p.amountIn, msg.value);
 
-        // Nothing to take from an ERC-20 output for another account: each split's last hop pays
-        // the recipient, and what it received is its balance change over the whole route.
+        // Nothing to take from an ERC-20 output: each split's last hop pays the recipient, and
+        // what it received is its balance change over the whole route (for a gasless order's
+        // swap the recipient is this contract, which keeps it for OrderEntry either way).
         // Otherwise the output comes here (native output: this contract's native balance; msg.value
         // is 0 here, tokenIn is not USDC) and _payOut pays it on.
-        address sink = cfg.protocolFeeBps == 0 && p.feeBps == 0 && !nativeOut && p.recipient != address(this)
-            ? p.recipient
-            : address(this);
+        address sink = cfg.protocolFeeBps == 0 && p.feeBps == 0 && !nativeOut ? p.recipient : address(this);
         uint256 before = nativeOut ? address(this).balance : tokenOut.balanceOfToken(sink);
         _runRoute(p.route, tokenIn, tokenOut, amount, nativeIn ? address(this) : msg.sender, sink);
         if (sink != address(this)) {

@@ -7,9 +7,9 @@
 // update, bitmap reads); the fitted hop figures already hold the few crossings
 // typical of those routes. The base was then lowered by 3,500: the executor keeps its first
 // venues in code and knows Uniswap's init code hashes (bench/executor-gas.ts, 25 bps protocol
-// fee: a single V3 hop 129,520 -> 126,001, 2 splits x 2 hops 332,574 -> 323,536); with no fee
-// to take, each split's last pool pays the recipient directly (a single V3 hop 109,428), which
-// the model leaves as slack.
+// fee: a single V3 hop 129,520 -> 125,981, 2 splits x 2 hops 332,574 -> 323,516). With no fee
+// to take, each split's last pool pays the recipient directly (a single V3 hop 121,230 ->
+// 109,210); the model leaves that as slack.
 import type { PoolKind } from "../amm/index.ts"
 
 export const GAS = {
