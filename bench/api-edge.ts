@@ -5,6 +5,10 @@
 // one run. The load generator is this file run as a child process (a raw HTTP/1.1
 // client over keep-alive connections, one request in flight per connection),
 // pinned to one core with taskset when available, bounded in time and count.
+// With BENCH_BASE_ROOT set to a checkout of an earlier commit (a second worktree,
+// `bun install` done there), that build and this one each run as a child process
+// (bench/support/build-server.ts) and are measured in the same interleaved rounds:
+// the gain is a ratio within one run.
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
 import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
@@ -15,12 +19,18 @@ import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBu
 import { makeEdge, startApiServer, SYNTHETIC, syntheticPrograms, type RunningApi } from "../src/api/index.ts"
 import { loadAppConfig } from "../src/config/index.ts"
 import { percentile, type Measurement } from "./measurement.ts"
+import { startBuildServer, type BuildServer } from "./support/build-server.ts"
 
 // ---------------------------------------------------------------- targets
 const QUOTE_P50_MS = 2
 const QUOTE_P99_MS = 10
 const QUOTE_RPS = 5_000
 const SWAP_P50_MS = 10
+/** the edge alone (synthetic programs), /quote throughput as a share of bare Bun.serve in the same run */
+const EDGE_SHARE_PCT = 30
+/** an earlier build to measure beside this one (a checkout with its own node_modules) */
+const BASE_ROOT = process.env.BENCH_BASE_ROOT
+const THIS_ROOT = join(import.meta.dir, "..")
 
 const LATENCY_CONNECTIONS = 16
 const SATURATION_CONNECTIONS = 64
@@ -306,12 +316,27 @@ export async function run(): Promise<Measurement[]> {
       ...(target ? { target: target.text, met: target.met } : {}),
       ...(note ? { note } : {}),
     })
-    const [bareRun, edgeQuote, edgeSwap, routerQuote] = await measureInterleaved([
+    // both builds as child processes, served alike, when an earlier build is given
+    const builds: Array<{ label: string; server: BuildServer }> = []
+    if (BASE_ROOT !== undefined) {
+      for (const [label, root] of [["this build", THIS_ROOT], [`build before (${BASE_ROOT})`, BASE_ROOT]] as const) {
+        const server = await startBuildServer({ root, programs: "synthetic", keys: KEYS })
+        stops.push(() => server.stop())
+        builds.push({ label, server })
+      }
+    }
+    const buildVariant = (b: { label: string; server: BuildServer }): Variant => ({
+      name: b.label,
+      port: b.server.port,
+      requests: (path) => b.server.keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key })),
+    })
+    const [bareRun, edgeQuote, edgeSwap, routerQuote, ...buildRuns] = await measureInterleaved([
       () => measureOnce(variants[0]!, "quote", true),
       () => measureOnce(variants[1]!, "quote", true),
       () => measureOnce(variants[1]!, "swap", false),
       () => measureOnce(variants[2]!, "quote", true),
-    ]) as [VariantResult, VariantResult, VariantResult, VariantResult]
+      ...builds.map((b) => () => measureOnce(buildVariant(b), "quote", true)),
+    ]) as [VariantResult, VariantResult, VariantResult, VariantResult, ...VariantResult[]]
     const failures = (r: { bad: number }) => (r.bad > 0 ? `${r.bad} failed responses` : undefined)
     const share = (r: VariantResult) => `${Math.round((100 * r.rps) / bareRun.rps)}% of bare Bun.serve`
 
@@ -328,7 +353,20 @@ export async function run(): Promise<Measurement[]> {
       row("HttpRouter variant /quote p50 @16 conns", routerQuote.p50, "ms", undefined, "the same edge behind @effect/platform HttpRouter on BunHttpServer, tracing span off (not served)"),
       row("HttpRouter variant /quote p99 @16 conns", routerQuote.p99, "ms"),
       row(`HttpRouter variant /quote throughput @${SATURATION_CONNECTIONS} conns`, routerQuote.rps, "req/s", undefined, failures(routerQuote) ?? share(routerQuote)),
+      row("the edge alone (synthetic programs), share of bare", (100 * edgeQuote.rps) / bareRun.rps, "%", { text: `>= ${EDGE_SHARE_PCT}`, met: (100 * edgeQuote.rps) / bareRun.rps >= EDGE_SHARE_PCT && edgeQuote.bad === 0 },
+        `/quote throughput @${SATURATION_CONNECTIONS} conns over bare Bun.serve's, same rounds`),
     )
+    builds.forEach((b, i) => {
+      const r = buildRuns[i]!
+      const pct = (100 * r.rps) / bareRun.rps
+      results.push(
+        row(`the edge alone, share of bare (${b.label})`, pct, "%", { text: `>= ${EDGE_SHARE_PCT}`, met: pct >= EDGE_SHARE_PCT && r.bad === 0 }, failures(r) ?? `${Math.round(r.rps)} req/s; child process, same rounds`),
+        row(`/quote p50 @16 conns (${b.label})`, r.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: r.p50 <= QUOTE_P50_MS }),
+      )
+    })
+    if (builds.length === 2) {
+      results.push(row("the edge alone, this build over the build before", buildRuns[0]!.rps / buildRuns[1]!.rps, "x", undefined, "throughput ratio, same rounds"))
+    }
     return results
   } finally {
     for (const stop of stops.reverse()) await stop()

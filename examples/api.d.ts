@@ -337,7 +337,7 @@ export interface components {
             healthy: boolean;
             /** @description why it is not healthy; null when it is */
             detail: string | null;
-            /** @description the requests it competes on: a venue both; an aggregator exactInput only (the service asks aggregators for exact-input routes only; an exact output is routed by the executor's own router) */
+            /** @description the requests it competes on: a venue both; an aggregator both when its API takes an exact output (0x-v2: asked with buyAmount), else exactInput only (kyberswap) */
             tradeTypes: ("exactInput" | "exactOutput")[];
         };
         TokensResponse: {

@@ -9,6 +9,7 @@ import {UniswapV2Hop} from "./executor/UniswapV2Hop.sol";
 import {UniswapV3Hop} from "./executor/UniswapV3Hop.sol";
 import {UniswapV4Hops} from "./executor/UniswapV4Hops.sol";
 import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
+import {VenueRegistry} from "./executor/VenueRegistry.sol";
 
 /// @title RouteExecutor
 /// @notice Executes an exact-input swap along an encoded route (splits of hops over Uniswap V2
@@ -20,7 +21,10 @@ import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 /// names a Uniswap V2 deployment (its factory, pair init code hash and swap fee), a V3
 /// deployment (the address that CREATE2s its pools and their init code hash) or a V4
 /// PoolManager (setVenue); a stable pool is registered with its coins (setStablePool). A hop
-/// names a venue id or a registered pool, never a factory, a hash or a pool of its own.
+/// names a venue id or a registered pool, never a factory, a hash or a pool of its own. The
+/// venues the constructor registers are also kept in code (the first three of ids below 64)
+/// until setVenue changes them, and Uniswap's own init code hashes are known, so a hop through
+/// them reads no venue slot or none but one.
 ///
 /// Users approve this contract (ERC-20 input) or send native USDC with the call. It keeps
 /// nothing: after every call it holds the same balances as before and no allowance.
@@ -39,6 +43,11 @@ import {ExactOutputRoute} from "./executor/ExactOutputRoute.sol";
 /// amountOut is what reaches the recipient: its balance change over its own payment (less than
 /// net for a token that takes a fee on transfer; a fee it also receives as feeRecipient or fee
 /// collector does not count), and must be >= minAmountOut.
+/// With nothing to take (protocol fee and partner fee both 0) from an ERC-20 output for another
+/// account than this contract, each split's last hop pays the recipient itself (a V2 pair or a
+/// V3 pool swaps to it, a V4 PoolManager takes to it; a stable pool or an external router pays
+/// here, where its output is measured, and the hop sends it on), and amountOut is the
+/// recipient's balance change over the whole route, which must be >= minAmountOut.
 /// For native output the gross is this contract's native balance change, in wei (18
 /// decimals), i.e. the route's ERC-20 output * 1e12; the formulas apply to that wei amount
 /// unchanged and every part is paid in native value. Because 1e12 * bps / 10000 is a whole
@@ -95,7 +104,7 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
     }
 
     /// @notice The arguments of executeExactOutput; as ExecuteParams where the names agree.
-    /// `route` is RouteCodec's packed format, kinds 1, 2, 3 and 6 only; its shares divide the
+    /// `route` is RouteCodec's packed format, kinds 1, 2, 3, 6 and 7 only; its shares divide the
     /// gross output.
     struct ExactOutputParams {
         address tokenIn;
@@ -157,14 +166,21 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
     /// @param owner_ may pause, set the protocol fee and the fee collector, allowlist routers,
     /// and register venues and stable pools (there are none until it does)
     /// @param orderEntry_ the OrderEntry deployment whose functions this contract also answers
-    constructor(address owner_, address feeCollector_, uint16 protocolFeeBps_, address orderEntry_) {
+    /// @param venues_ venues registered at once (as setVenue, with distinct ids), the first three
+    /// of ids below 64 also kept in code, so hops through them read no venue slot until setVenue
+    /// changes them
+    constructor(address owner_, address feeCollector_, uint16 protocolFeeBps_, address orderEntry_, InitialVenue[] memory venues_)
+        VenueRegistry(venues_)
+    {
         if (owner_ == address(0)) revert InvalidConfig(ConfigFault.Owner);
         if (feeCollector_ == address(0) || feeCollector_ == address(this)) revert InvalidConfig(ConfigFault.FeeCollector);
         if (protocolFeeBps_ > MAX_PROTOCOL_FEE_BPS) revert InvalidConfig(ConfigFault.ProtocolFee);
         if (orderEntry_.code.length == 0) revert InvalidConfig(ConfigFault.OrderEntry);
         _orderEntry = orderEntry_;
         owner = owner_;
-        _config = Config({feeCollector: feeCollector_, protocolFeeBps: protocolFeeBps_, paused: false});
+        // cachedVenues: set by VenueRegistry's constructor
+        _config.feeCollector = feeCollector_;
+        _config.protocolFeeBps = protocolFeeBps_;
         emit OwnershipTransferred(address(0), owner_);
         emit FeeCollectorChanged(address(0), feeCollector_);
         emit ProtocolFeeChanged(0, protocolFeeBps_);
@@ -202,17 +218,41 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
         }
         if (amount == 0 || amount > type(uint128).max) revert InvalidValue(p.amountIn, msg.value);
 
-        // native output: this contract's native balance (msg.value is 0 here, tokenIn is not USDC)
-        uint256 before = nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this));
-        _runRoute(p.route, tokenIn, tokenOut, amount, nativeIn ? address(this) : msg.sender);
-        uint256 gross = (nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this))) - before;
-
-        amountOut = _payOut(
-            cfg,
-            Payout(
-                tokenOut, nativeOut, gross, p.recipient, p.feeBps, p.feeRecipient, p.minAmountOut, p.tokenIn, p.tokenOut, p.amountIn
-            )
-        );
+        // Nothing to take from an ERC-20 output: each split's last hop pays the recipient, and
+        // what it received is its balance change over the whole route (for a gasless order's
+        // swap the recipient is this contract, which keeps it for OrderEntry either way).
+        // Otherwise the output comes here (native output: this contract's native balance; msg.value
+        // is 0 here, tokenIn is not USDC) and _payOut pays it on.
+        address sink = cfg.protocolFeeBps == 0 && p.feeBps == 0 && !nativeOut ? p.recipient : address(this);
+        uint256 before = nativeOut ? address(this).balance : tokenOut.balanceOfToken(sink);
+        _runRoute(p.route, tokenIn, tokenOut, amount, nativeIn ? address(this) : msg.sender, sink);
+        if (sink != address(this)) {
+            // paid already, no fee: what the recipient received is the output
+            uint256 afterwards = tokenOut.balanceOfToken(sink);
+            // a balance that fell counts as nothing received
+            unchecked {
+                amountOut = afterwards > before ? afterwards - before : 0;
+            }
+            if (amountOut < p.minAmountOut) revert Slippage(amountOut, p.minAmountOut);
+            emit Swap(msg.sender, sink, p.tokenIn, p.tokenOut, p.amountIn, amountOut, 0, 0);
+        } else {
+            uint256 gross = (nativeOut ? address(this).balance : tokenOut.balanceOfToken(address(this))) - before;
+            amountOut = _payOut(
+                cfg,
+                Payout(
+                    tokenOut,
+                    nativeOut,
+                    gross,
+                    p.recipient,
+                    p.feeBps,
+                    p.feeRecipient,
+                    p.minAmountOut,
+                    p.tokenIn,
+                    p.tokenOut,
+                    p.amountIn
+                )
+            );
+        }
 
         if (nativeIn) {
             uint256 dust = p.amountIn % NATIVE_SCALE;
@@ -403,8 +443,11 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
 
     // ------------------------------------------------------------------ route
 
-    /// @dev Runs every split of `route`; `payer` holds the input (the sender, or this contract).
-    function _runRoute(bytes calldata route, address tokenIn, address tokenOut, uint256 amount, address payer) private {
+    /// @dev Runs every split of `route`; `payer` holds the input (the sender, or this contract);
+    /// each split's last hop delivers to `sink` (this contract, or the recipient).
+    function _runRoute(bytes calldata route, address tokenIn, address tokenOut, uint256 amount, address payer, address sink)
+        private
+    {
         unchecked {
             Cursor memory c;
             assembly ("memory-safe") {
@@ -415,6 +458,7 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
             uint256 splits = RouteCodec.u8(c.ptr);
             if (splits == 0) revert InvalidRoute(RouteFault.Malformed);
             ++c.ptr;
+            c.sink = sink;
             uint256 remaining = amount;
             uint256 sharesLeft = BPS;
             do {
@@ -483,9 +527,13 @@ contract RouteExecutor is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3H
             }
             if (next > c.end) revert InvalidRoute(RouteFault.Malformed);
 
-            // the output goes to the next hop's V2 pair when there is one, else here
+            // the output goes to the next hop's V2 pair when there is one, else here; the split's
+            // last hop delivers to the sink (a stable pool or an external router delivers here,
+            // where its output is measured, and the hop sends that on)
             address to = address(this);
-            if (used < hopsLeft && next + RouteCodec.V2_HOP <= c.end && RouteCodec.u8(next) == RouteCodec.KIND_V2) {
+            if (used == hopsLeft) {
+                to = c.sink;
+            } else if (next + RouteCodec.V2_HOP <= c.end && RouteCodec.u8(next) == RouteCodec.KIND_V2) {
                 to = _v2PairOf(RouteCodec.u8(next + RouteCodec.HOP_PREFIX), tokenOut, RouteCodec.addr(next + 1));
             }
 

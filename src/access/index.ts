@@ -5,6 +5,7 @@ export {
   DEFAULT_CONCURRENCY,
   DEFAULT_RPM,
   KeyInputError,
+  KEY_RECHECK_MS,
   KeyNotFound,
   KeyRejected,
   KeyStoreError,

@@ -103,23 +103,29 @@ export interface InFlightShape {
 
 export const makeInFlight = () => {
   const counts = new Map<string, number>()
-  const release = (key: string) =>
-    Effect.sync(() => {
-      const n = (counts.get(key) ?? 1) - 1
-      if (n <= 0) counts.delete(key)
-      else counts.set(key, n)
-    })
+  const release = (key: string) => {
+    const n = (counts.get(key) ?? 1) - 1
+    if (n <= 0) counts.delete(key)
+    else counts.set(key, n)
+  }
+  // taken and given back in one uninterruptible region with the release on either exit, written
+  // out rather than with acquireUseRelease: this runs twice a request (server and key slots)
   const withSlot = <A, E, R>(key: string, max: number, self: Effect.Effect<A, E, R>): Effect.Effect<A, E | InFlightFull, R> =>
-    Effect.acquireUseRelease(
-      Effect.suspend(() => {
-        const n = counts.get(key) ?? 0
-        if (n >= max) return Effect.fail(new InFlightFull({ max }))
-        counts.set(key, n + 1)
-        return Effect.void
-      }),
-      () => self,
-      () => release(key),
-    )
+    Effect.uninterruptibleMask((restore): Effect.Effect<A, E | InFlightFull, R> => {
+      const n = counts.get(key) ?? 0
+      if (n >= max) return Effect.fail(new InFlightFull({ max }))
+      counts.set(key, n + 1)
+      return Effect.matchCauseEffect(restore(self), {
+        onFailure: (cause) => {
+          release(key)
+          return Effect.failCause(cause)
+        },
+        onSuccess: (value) => {
+          release(key)
+          return Effect.succeed(value)
+        },
+      })
+    })
   return {
     withSlot,
     count: (key: string) => Effect.sync(() => counts.get(key) ?? 0),

@@ -91,7 +91,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
     const authenticate = (request: Request, ip: string): Effect.Effect<KeyRecord, Unauthorized | RateLimited | Unavailable> => {
       const presented = presentedKey(request.headers)
       if ("problem" in presented) return refuse(ip, presented.problem)
-      return Effect.catchAll(keys.verify(presented.key), (e): Effect.Effect<never, Unauthorized | RateLimited | Unavailable> =>
+      return Effect.catchAll(keys.verifyRecent(presented.key), (e): Effect.Effect<never, Unauthorized | RateLimited | Unavailable> =>
         e._tag === "KeyRejected"
           ? refuse(ip, e.reason === "revoked" ? "API key revoked" : "invalid API key")
           : Effect.fail(new Unavailable({ detail: e.message })))

@@ -30,21 +30,46 @@ export const checkContentType = (headers: Headers): Effect.Effect<void, InvalidR
 
 type ReadOutcome = Uint8Array | "too-large" | "too-slow"
 
+const unreadable = () => new InvalidRequest({ message: "body: could not be read" })
+
+/** A body of declared length (already checked against the limit, which bounds what the server accepts): one read against the deadline. */
+const readDeclared = (request: Request, timeoutMs: number): Effect.Effect<ReadOutcome, InvalidRequest> =>
+  // one callback pair rather than an async function and a promise race: this runs on every request
+  Effect.async<ReadOutcome, InvalidRequest>((resume) => {
+    let settled = false
+    const timer = setTimeout(() => {
+      if (settled) return
+      settled = true
+      // the read is abandoned; it fails once the connection is closed
+      resume(Effect.succeed("too-slow"))
+    }, timeoutMs)
+    request.arrayBuffer().then(
+      (buffer) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resume(Effect.succeed(new Uint8Array(buffer)))
+      },
+      () => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        resume(Effect.fail(unreadable()))
+      },
+    )
+    return Effect.sync(() => {
+      settled = true
+      clearTimeout(timer)
+    })
+  })
+
+/** A body without a declared length (chunked): counted as it arrives, cancelled past the limit or the deadline. */
 const readCapped = async (request: Request, limit: number, timeoutMs: number): Promise<ReadOutcome> => {
   let timer: ReturnType<typeof setTimeout> | undefined
   const late = new Promise<"too-slow">((resolve) => {
     timer = setTimeout(resolve, timeoutMs, "too-slow")
   })
   try {
-    // a declared length (already checked against the limit) bounds what the server accepts
-    if (request.headers.get("content-length") !== null) {
-      const whole = request.arrayBuffer()
-      const first = await Promise.race([whole, late])
-      if (first !== "too-slow") return new Uint8Array(first)
-      // the read is abandoned; it fails once the connection is closed
-      whole.catch(() => {})
-      return first
-    }
     const body = request.body
     if (body === null) return new Uint8Array(0)
     const reader = body.getReader()
@@ -128,10 +153,11 @@ export interface BodyOptions {
 /** Reads at most `limit` bytes, within `timeoutMs`, and parses them as JSON. */
 export const readJsonBody = (request: Request, options: BodyOptions): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
   const limit = options.limit ?? BODY_LIMIT_BYTES
-  return Effect.tryPromise({
-    try: () => readCapped(request, limit, options.timeoutMs),
-    catch: () => new InvalidRequest({ message: "body: could not be read" }),
-  }).pipe(
+  const read =
+    request.headers.get("content-length") !== null
+      ? readDeclared(request, options.timeoutMs)
+      : Effect.tryPromise({ try: () => readCapped(request, limit, options.timeoutMs), catch: unreadable })
+  return read.pipe(
     Effect.flatMap((bytes): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
       if (bytes === "too-large") return Effect.fail(new PayloadTooLarge({ limit }))
       if (bytes === "too-slow") return Effect.fail(new BodyTimeout({ ms: options.timeoutMs }))

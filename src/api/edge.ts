@@ -8,7 +8,7 @@
 // after a valid key carry X-RateLimit-Limit/Remaining/Reset.
 // Every log line written while a request runs carries its request id (annotation
 // `requestId`), and every answer is timed into http_request_duration_seconds.
-import { Effect } from "effect"
+import { Effect, FiberRef, HashMap } from "effect"
 import { randomUUID } from "node:crypto"
 import type { AppConfigShape } from "../config/index.ts"
 import { endpointOf, makeAdmission, pathOf } from "./admission.ts"
@@ -50,13 +50,22 @@ export const makeEdge = (settings: EdgeSettings) =>
         const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }
         const path = pathOf(request.url)
         const endpoint: EndpointLabel = endpointOf(path)
-        return Effect.catchAllCause(
-          admission.admit(request, ip, path, endpoint, x, exchange),
-          (cause) => failureResponse(request, path, x, cause),
-        ).pipe(
-          Effect.tap((response) => observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)),
-          Effect.annotateLogs("requestId", x.requestId),
-        )
+        // the request id annotates every log line until the answer; set and put back by hand
+        // rather than with Effect.annotateLogs, whose acquire/release costs ~3 µs a request
+        // (an interrupted request's fiber ends: nothing is left to put back)
+        return FiberRef.getWith(FiberRef.currentLogAnnotations, (annotations) =>
+          Effect.zipRight(
+            FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
+            Effect.catchAllCause(
+              admission.admit(request, ip, path, endpoint, x, exchange),
+              (cause) => failureResponse(request, path, x, cause),
+            ).pipe(
+              Effect.tap((response) => {
+                observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)
+                return FiberRef.set(FiberRef.currentLogAnnotations, annotations)
+              }),
+            ),
+          ))
       })
 
     return {

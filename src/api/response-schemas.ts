@@ -243,7 +243,7 @@ const Source = Schema.Struct({
   healthy: Schema.Boolean.annotations({ description: "venue: registered on the route executor and its pools published; aggregator: its circuit breaker is closed" }),
   detail: Schema.NullOr(Schema.String).annotations({ description: "why it is not healthy; null when it is" }),
   tradeTypes: Schema.Array(Schema.Literal("exactInput", "exactOutput")).annotations({
-    description: "the requests it competes on: a venue both; an aggregator exactInput only (the service asks aggregators for exact-input routes only; an exact output is routed by the executor's own router)",
+    description: "the requests it competes on: a venue both; an aggregator both when its API takes an exact output (0x-v2: asked with buyAmount), else exactInput only (kyberswap)",
   }),
 }).annotations({ identifier: "Source" })
 

@@ -4,13 +4,15 @@
 // it becomes 502 INTERNAL.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
+import { quoteJson } from "./quote-json.ts"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
 import { maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
 import { Internal, type SwapRequest, type SwapResponse } from "../swap/index.ts"
 import type { QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
-const same = (a: string | null, b: string | null) => (a === null || b === null ? a === b : a.toLowerCase() === b.toLowerCase())
+// equal strings first: an answer usually names the request's own address strings
+const same = (a: string | null, b: string | null) => a === b || (a !== null && b !== null && a.toLowerCase() === b.toLowerCase())
 
 /** What is wrong with a quote answer for this request, or undefined. */
 export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): string | undefined => {
@@ -83,6 +85,8 @@ const encodingFailed = (what: string, error: ParseResult.ParseError) =>
 export const encodeQuoteResponse = (request: QuoteRequest, q: QuoteResponse, quoteId: string, requestId: string): Either.Either<string, Internal> => {
   const problem = quoteInconsistency(request, q)
   if (problem !== undefined) return Either.left(new Internal({ detail: `quote program answered an inconsistent quote: ${problem}` }))
+  const written = quoteJson(q, quoteId, requestId)
+  if (written !== undefined) return Either.right(written)
   return Either.match(encodeQuote({ ...q, quoteId, requestId }), {
     onLeft: (e) => Either.left(encodingFailed("quote", e)),
     onRight: (json) => Either.right(JSON.stringify(json)),

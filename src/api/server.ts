@@ -19,13 +19,14 @@
 //   Effect runtime running it.
 // Everything behind the router is Effect: services, typed errors, scoped
 // resources; the same edge can be mounted behind HttpRouter (the bench does).
-import { Cause, Context, Data, Effect, Exit, FiberRef, Layer, Option, Runtime, Scope } from "effect"
+import { Cause, Context, Data, Effect, Exit, FiberRef, Layer, Option, Scope } from "effect"
 import { AccessLive, ApiKeys, SharedLimitStore, type ApiKeysShape, type KeyStoreError } from "../access/index.ts"
 import { AppConfig, type ConfigurationError } from "../config/index.ts"
 import { AdminListener, AdminLive, LoggingLive, type AdminServeError, type AdminServer, type LogSink } from "../ops/index.ts"
 import { clientAddress, normalizeAddress } from "./client-ip.ts"
 import { BASE_PATH, makeEdge, type Edge } from "./edge.ts"
 import { Internal, SwapPrograms } from "../swap/index.ts"
+import { makeRequestRunner } from "./request-runner.ts"
 import { errorBody, renderError } from "./errors.ts"
 
 /** The server cannot listen (address in use, permission). */
@@ -61,7 +62,7 @@ export interface ServeOptions {
 export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiServerShape, ServeError, Scope.Scope> =>
   Effect.gen(function* () {
     const runtime = yield* Effect.runtime<never>()
-    const run = Runtime.runPromise(runtime)
+    const run = yield* makeRequestRunner(runtime)
     const trusted = new Set([...(options.trustedProxies ?? [])].map(normalizeAddress))
     const clientOf = (request: Request, peer: string) =>
       trusted.size === 0 ? peer : clientAddress(peer, request.headers.get("x-forwarded-for"), trusted)
@@ -77,7 +78,7 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
             // the edge refuses bodies over 16 KB with the spec's envelope, before reading them;
             // Bun's own limit (a bare 413) must not answer first
             maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-            fetch: (request, srv) => run(edge.handle(request, clientOf(request, srv.requestIP(request)?.address ?? "unknown")), { signal: request.signal }),
+            fetch: (request, srv) => run(request, edge.handle(request, clientOf(request, srv.requestIP(request)?.address ?? "unknown"))),
             error: () => {
               const requestId = crypto.randomUUID()
               const rendered = renderError(new Internal({}))

@@ -64,6 +64,7 @@ export {
   TRADE_HOP_KINDS,
   routeTokenOut,
   validateRoute,
+  type ExternalExactOutputHop,
   type ExternalHop,
   type HopKind,
   type Route,

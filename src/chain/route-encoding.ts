@@ -9,6 +9,7 @@
 //     kind 4 external  body = router:address dataLength:uint24 data                    44 + dataLength bytes
 //     kind 5 stable    body = pool:address                                             41 bytes
 //     kind 6 stable, exact output  body = pool:address dxHint:uint128                  57 bytes
+//     kind 7 external, exact output  body = router:address maxIn:uint128 dataLength:uint24 data   60 + dataLength bytes
 //
 // A hop's input is the previous hop's output; the first hop of each split takes the route's
 // input. Tokens are the ones pools hold: USDC is always the ERC-20 at 0x3600…, never native.
@@ -18,10 +19,13 @@
 // registered (setStablePool) that has both tokens among its coins. Consecutive V4 hops of the
 // same venue run inside one unlock of its PoolManager.
 //
-// Exact-output routes (executeExactOutput) take kinds 1, 2, 3 and 6 only, and exact-input
+// Exact-output routes (executeExactOutput) take kinds 1, 2, 3, 6 and 7 only, and exact-input
 // routes (execute) kinds 1 to 5. Kind 6 is a stable pool hop for exact output: dxHint is the
 // least input the router computed for the hop's output, from which the executor finds on
-// chain the input that pays it. The shares of an exact-output route divide its gross output.
+// chain the input that pays it. Kind 7 is an allowlisted router buying exactly the split's
+// output (an aggregator's exact-output calldata), spending at most maxIn: only as the first hop
+// of a split, alone or before a kind 6 hop. The shares of an exact-output route divide its
+// gross output.
 import { getAddress, isAddress, zeroAddress, type Address, type Hex } from "viem"
 import { HOP_KIND, TRADE_HOP_KINDS, type ExecutorHop as RouteHop, type ExecutorRoute as Route, type ExecutorSplit as RouteSplit, type HopKind, type TradeType } from "../domain/index.ts"
 
@@ -31,6 +35,7 @@ export {
   type ExecutorHop as RouteHop,
   type ExecutorRoute as Route,
   type ExecutorSplit as RouteSplit,
+  type ExternalExactOutputHop,
   type ExternalHop,
   type HopKind,
   type StableExactOutputHop,
@@ -97,6 +102,12 @@ export const validateRoute = (route: Route, tradeType: TradeType = "exactInput")
         throw new RouteEncodingError(`${label}: a ${hop.kind} hop cannot be in an ${tradeType} route (it takes ${TRADE_HOP_KINDS[tradeType].join(", ")})`)
       }
     })
+    split.hops.forEach((hop, h) => {
+      // the executor gives it the route's input from the payer and keeps its output for the split (or a stable hop after it)
+      if (hop.kind === "externalExactOutput" && (h !== 0 || (split.hops.length > 1 && split.hops[1]!.kind !== "stableExactOutput"))) {
+        throw new RouteEncodingError(`split ${s} hop ${h}: an externalExactOutput hop must be the first of its split, alone or before a stableExactOutput hop`)
+      }
+    })
     const end = split.hops[split.hops.length - 1]!.tokenOut
     if (!sameAddress(end, last.tokenOut)) throw new RouteEncodingError(`split ${s} ends in ${end}, not ${last.tokenOut}`)
   })
@@ -125,11 +136,19 @@ const encodeHop = (hop: RouteHop, label: string): string => {
         throw new RouteEncodingError(`${label} dxHint must be an integer in [1, 2^128 - 1], got ${hop.dxHint}`)
       }
       return prefix + addressHex(hop.pool, `${label} pool`) + hop.dxHint.toString(16).padStart(32, "0")
-    case "external": {
+    case "external":
+    case "externalExactOutput": {
       if (!/^0x([0-9a-fA-F]{2})*$/.test(hop.data)) throw new RouteEncodingError(`${label} data is not hex bytes`)
       const length = (hop.data.length - 2) / 2
       intIn(length, 0, MAX_U24, `${label} data length`)
-      return prefix + addressHex(hop.router, `${label} router`) + hexOf(length, 3) + hop.data.slice(2).toLowerCase()
+      let ceiling = ""
+      if (hop.kind === "externalExactOutput") {
+        if (typeof hop.maxAmountIn !== "bigint" || hop.maxAmountIn < 1n || hop.maxAmountIn >= 1n << 128n) {
+          throw new RouteEncodingError(`${label} maxAmountIn must be an integer in [1, 2^128 - 1], got ${hop.maxAmountIn}`)
+        }
+        ceiling = hop.maxAmountIn.toString(16).padStart(32, "0")
+      }
+      return prefix + addressHex(hop.router, `${label} router`) + ceiling + hexOf(length, 3) + hop.data.slice(2).toLowerCase()
     }
   }
 }
@@ -208,13 +227,19 @@ export const decodeRoute = (data: Hex, tokenIn: Address): Route => {
         pos += 16
         hops.push({ kind: "stableExactOutput", ...base, pool, dxHint })
       }
-      else if (kind === HOP_KIND.external) {
+      else if (kind === HOP_KIND.external || kind === HOP_KIND.externalExactOutput) {
         const router = address(what)
+        let maxAmountIn = 0n
+        if (kind === HOP_KIND.externalExactOutput) {
+          need(16, what)
+          maxAmountIn = BigInt(`0x${hex.slice(pos * 2, (pos + 16) * 2)}`)
+          pos += 16
+        }
         const dataLength = uint(3, what)
         need(dataLength, `${what} data`)
         const hopData: Hex = `0x${hex.slice(pos * 2, (pos + dataLength) * 2)}`
         pos += dataLength
-        hops.push({ kind: "external", ...base, router, data: hopData })
+        hops.push(kind === HOP_KIND.external ? { kind: "external", ...base, router, data: hopData } : { kind: "externalExactOutput", ...base, router, maxAmountIn, data: hopData })
       } else throw new RouteEncodingError(`${what}: unknown hop kind ${kind}`)
       current = tokenOut
     }

@@ -39,6 +39,8 @@ export type SimulationOutcome =
       readonly ok: true
       /** the least gas limit at which the call succeeds, when asked for (before refunds, EIP-150's 1/64 included) */
       readonly gasLimit?: bigint
+      /** what the call returned (execute: amountOut; executeExactOutput: amountIn) */
+      readonly returnData?: Hex
     }
   | { readonly ok: false; readonly revertData: Hex }
 
@@ -164,18 +166,18 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
     /** eth_call on the priced block's state; a revert is an outcome, not an error. */
     const checkByCall = (params: SimulateExecute, stateOverride: StateOverride) =>
       Metric.increment(simulatedExecutions).pipe(Effect.zipRight(rpc.call({ ...callOf(params), blockNumber: params.block.number, stateOverride }))).pipe(
-        Effect.as<Checked>({ ok: true, gasUsed: undefined }),
+        Effect.map((returnData): Checked => ({ ok: true, gasUsed: undefined, returnData })),
         Effect.catchTag("RpcError", (e) => (e.reason === "revert" ? Effect.succeed<Checked>({ ok: false, revertData: e.revertData ?? "0x" }) : Effect.fail(e))),
       )
 
-    type Checked = { readonly ok: true; readonly gasUsed: bigint | undefined } | { readonly ok: false; readonly revertData: Hex }
+    type Checked = { readonly ok: true; readonly gasUsed: bigint | undefined; readonly returnData: Hex } | { readonly ok: false; readonly revertData: Hex }
     const check = (params: SimulateExecute, stateOverride: StateOverride): Effect.Effect<Checked, RpcError> =>
       !simulateV1
         ? checkByCall(params, stateOverride)
         : simulateNext(params, stateOverride, [callOf(params)]).pipe(
             Effect.map((blocks): Checked => {
               const call = blocks[0]![0]!
-              return call.success ? { ok: true, gasUsed: call.gasUsed } : { ok: false, revertData: call.data }
+              return call.success ? { ok: true, gasUsed: call.gasUsed, returnData: call.data } : { ok: false, revertData: call.data }
             }),
             Effect.catchTag("RpcError", (e) =>
               e.reason !== "unsupported"
@@ -245,13 +247,13 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
       const { state: stateOverride, coversGrid } = yield* overrides(params)
       const outcome = yield* check(params, stateOverride)
-      if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true } as const) : outcome
+      if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true, returnData: outcome.returnData } as const) : outcome
       const limit = outcome.gasUsed !== undefined && coversGrid
         ? yield* leastLimit(params, stateOverride, outcome.gasUsed)
         : yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
-      return { ok: true, gasLimit: limit } as const
+      return { ok: true, gasLimit: limit, returnData: outcome.returnData } as const
     })
 
     return { simulateExecute } satisfies SimulatorShape

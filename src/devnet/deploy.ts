@@ -274,15 +274,9 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
         break
     }
   }
-  const executor = await deployRouteExecutor({
-    walletClient: client,
-    publicClient: client,
-    owner: from,
-    feeCollector: feeCollector.address,
-    protocolFeeBps: INITIAL_PROTOCOL_FEE_BPS,
-  })
   // the executor routes only through what its owner registers: every Uniswap venue under its id
-  // (uniswap-v2 = 1, uniswap-v3 = 2, uniswap-v4 = 3, then the scenario's own), every stable pool
+  // (uniswap-v2 = 1, uniswap-v3 = 2, uniswap-v4 = 3, then the scenario's own), registered by its
+  // constructor (the first three kept in its code), then every stable pool
   const executorVenues = [...executorVenueIds({ dexes })].map(([name, id]): ExecutorVenue => {
     const venue = dexes[name]!
     if (venue.kind === "uniswap-v2") return { id, kind: venue.kind, factory: venue.factory as Address, feeBps: venue.feeBps ?? UNISWAP_V2_FEE_BPS }
@@ -290,8 +284,16 @@ export const deployScenario = async (client: DevnetClient, plan: ScenarioPlan, r
     if (venue.kind === "uniswap-v4") return { id, kind: venue.kind, factory: venue.poolManager as Address }
     throw new DeployError(`venue ${name}: a ${venue.kind} venue has no executor id`)
   })
+  const executor = await deployRouteExecutor({
+    walletClient: client,
+    publicClient: client,
+    owner: from,
+    feeCollector: feeCollector.address,
+    protocolFeeBps: INITIAL_PROTOCOL_FEE_BPS,
+    venues: executorVenues,
+  })
   const executorStablePools = Object.values(dexes).flatMap((venue) => (venue.kind === "curve-stableswap" ? (venue.pools as readonly Address[]) : []))
-  await registerVenues(client, client, executor, from, executorVenues, executorStablePools)
+  await registerVenues(client, client, executor, from, [], executorStablePools)
 
   // The devnet aggregator's own liquidity: a second V3 factory that the service's market never
   // reads, a QuoterV2 over it, and Uniswap's SwapRouter over it, allowlisted on the executor.

@@ -62,6 +62,12 @@ export interface DeployRouteExecutorOptions {
   readonly protocolFeeBps: number
   /** who sends the deployment: default the wallet client's account, else `owner` (an unlocked node account) */
   readonly deployer?: Account | Address
+  /**
+   * venues the constructor registers (distinct ids; each emits VenueSet as setVenue does); the
+   * first three with ids below 64 are also kept in the executor's code, so a hop through one of
+   * them reads no venue slot until setVenue changes it. Default none.
+   */
+  readonly venues?: ReadonlyArray<ExecutorVenue>
 }
 
 export class ExecutorDeployError extends Error {
@@ -70,8 +76,18 @@ export class ExecutorDeployError extends Error {
 
 /** The constructor arguments, in order; `orderEntry` is the OrderEntry deployment the executor delegates gasless orders to. */
 export const routeExecutorConstructorArgs = (
-  o: Pick<DeployRouteExecutorOptions, "owner" | "feeCollector" | "protocolFeeBps"> & { readonly orderEntry: Address },
-) => [o.owner, o.feeCollector, o.protocolFeeBps, o.orderEntry] as const
+  o: Pick<DeployRouteExecutorOptions, "owner" | "feeCollector" | "protocolFeeBps" | "venues"> & { readonly orderEntry: Address },
+) =>
+  [
+    o.owner,
+    o.feeCollector,
+    o.protocolFeeBps,
+    o.orderEntry,
+    (o.venues ?? []).map((venue) => {
+      const [id, kind, factory, initCodeHash, feeBps] = setVenueArgs(venue)
+      return { id, kind, factory, initCodeHash, feeBps }
+    }),
+  ] as const
 
 const deployOwn = async (options: DeployRouteExecutorOptions, name: string, args: readonly unknown[]): Promise<Address> => {
   const artifact = ownArtifact(name)

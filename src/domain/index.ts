@@ -41,6 +41,7 @@ export {
   type ExecutorHop,
   type ExecutorRoute,
   type ExecutorSplit,
+  type ExternalExactOutputHop,
   type ExternalHop,
   type HopKind,
   type StableExactOutputHop,

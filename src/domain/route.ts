@@ -1,11 +1,11 @@
 // The route executor's routes as data: splits of hops over the venues' pools,
 // each hop naming what the executor needs to find its pool. Which entry takes
 // which kind: execute (exact input) kinds 1 to 5, executeExactOutput kinds 1, 2,
-// 3 and 6. The packed format and its checks are in chain/route-encoding.ts.
+// 3, 6 and 7. The packed format and its checks are in chain/route-encoding.ts.
 import type { Address, Hex } from "viem"
 import type { TradeType } from "./quote.ts"
 
-export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5, stableExactOutput: 6 } as const
+export const HOP_KIND = { v2: 1, v3: 2, v4: 3, external: 4, stable: 5, stableExactOutput: 6, externalExactOutput: 7 } as const
 export type HopKind = keyof typeof HOP_KIND
 
 interface HopBase {
@@ -57,13 +57,27 @@ export interface ExternalHop extends HopBase {
   readonly router: Address
   readonly data: Hex
 }
+/**
+ * An allowlisted external router in an exact-output route, called with `data` that buys exactly
+ * the split's output for the executor (0x's buyAmount, the executor as taker and recipient): the
+ * executor takes `maxAmountIn` from the payer (counted against the sender's maxAmountIn),
+ * approves the router for exactly that, and returns what it did not spend. Only as the first
+ * hop of a split (alone, or before a stableExactOutput hop).
+ */
+export interface ExternalExactOutputHop extends HopBase {
+  readonly kind: "externalExactOutput"
+  readonly router: Address
+  /** the most the router may take (the aggregator's maxSellAmount), tokenIn's smallest unit; 1 to 2^128 - 1 */
+  readonly maxAmountIn: bigint
+  readonly data: Hex
+}
 /** One hop of a route as the executor runs it. */
-export type ExecutorHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop | StableExactOutputHop
+export type ExecutorHop = V2Hop | V3Hop | V4Hop | ExternalHop | StableHop | StableExactOutputHop | ExternalExactOutputHop
 
 /** The hop kinds each entry takes. */
 export const TRADE_HOP_KINDS: Readonly<Record<TradeType, readonly HopKind[]>> = {
   exactInput: ["v2", "v3", "v4", "external", "stable"],
-  exactOutput: ["v2", "v3", "v4", "stableExactOutput"],
+  exactOutput: ["v2", "v3", "v4", "stableExactOutput", "externalExactOutput"],
 }
 
 export interface ExecutorSplit {

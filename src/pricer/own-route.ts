@@ -74,6 +74,7 @@ export const ownRouteExactOutput = (request: ExactOutputSourceRequest, options: 
     source: OWN_ROUTER,
     amountOut: found.amountOut,
     amountIn: found.amountIn,
+    costIn: found.totalCost,
     gasEstimate: found.gasEstimate,
     netAmountOut: found.amountOut,
     route: found.splits.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h, i) => executorHopExactOutput(h, s.hopAmountsIn[i]!, venueIds)) })),

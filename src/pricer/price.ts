@@ -18,9 +18,9 @@ import {
 import { grossForNet, maxAmountIn, minAmountOut, splitFees } from "./fees.ts"
 import { nativeToToken, priceImpactBps } from "./impact.ts"
 import { ownRoute, ownRouteExactOutput, type OwnRouteOptions } from "./own-route.ts"
-import { rankRoutes } from "./rank.ts"
+import { rankRoutes, rankRoutesExactOutput } from "./rank.ts"
 
-import type { SourceRequest, SourceRoute } from "./route.ts"
+import type { ExactOutputSourceRequest, SourceRequest, SourceRoute } from "./route.ts"
 
 /** The request's two tokens as the token registry knows them, with their routability. */
 export interface PricingTokens {
@@ -99,21 +99,39 @@ const tokenRefusal = ({ tokenIn, tokenOut, routableIn, routableOut }: PricingTok
 }
 
 /**
- * What every source is asked for this request on this World, or why there is nothing to ask.
- * Exact-output requests ask the own router alone: the sources ask their aggregators for exact
- * input (a fixed sellAmount) only, and the executor runs an external hop for a fixed input only.
+ * What every source is asked for this request on this World, or why there is nothing to ask: an
+ * exact input (tokenIn's ERC-20 units), or an exact output (the least gross whose net reaches
+ * amountOut, in tokenOut's ERC-20 units: native output rounded up to whole units, the executor
+ * paying what lies above the gross back to the sender).
  */
-export const sourceRequest = (world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | Refusal => {
+export function sourceRequest(world: World, tokens: PricingTokens, request: QuoteRequest & { readonly tradeType: "exactInput" }, sender?: Address): SourceRequest | Refusal
+export function sourceRequest(world: World, tokens: PricingTokens, request: QuoteRequest & { readonly tradeType: "exactOutput" }, sender?: Address): ExactOutputSourceRequest | Refusal
+export function sourceRequest(world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | ExactOutputSourceRequest | Refusal
+export function sourceRequest(world: World, tokens: PricingTokens, request: QuoteRequest, sender?: Address): SourceRequest | ExactOutputSourceRequest | Refusal {
   const { tokenIn, tokenOut } = tokens
   const refusal = tokenRefusal(tokens)
   if (refusal !== undefined) return refusal
-  if (request.tradeType === "exactOutput") return { kind: "no-route" }
+  const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
+  const extra = { ...(request.slippageBps !== undefined ? { slippageBps: request.slippageBps } : {}), ...(sender !== undefined ? { sender } : {}) }
+  if (request.tradeType === "exactOutput") {
+    const protocolBps = world.executor?.protocolFeeBps ?? 0
+    const gross = grossForNet(request.amountOut, { protocolBps, partnerBps: request.feeBps })
+    const inIsUsdc = tokenIn.erc20Address.toLowerCase() === USDC
+    const priceIn = world.prices.get(tokenIn.erc20Address.toLowerCase())
+    return {
+      tokenIn: tokenIn.erc20Address,
+      tokenOut: tokenOut.erc20Address,
+      amountOut: (gross + tokenOut.scale - 1n) / tokenOut.scale,
+      snapshot: world,
+      nativeToTokenIn: (wei) => (inIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenIn.decimals, priceOut: priceIn })),
+      ...extra,
+    }
+  }
   // native input goes down the route in whole ERC-20 units; the executor refunds the rest
   const amountIn = request.amountIn / tokenIn.scale
   if (amountIn === 0n) return { kind: "below-one-unit", symbol: tokenIn.symbol }
   const outIsUsdc = tokenOut.erc20Address.toLowerCase() === USDC
   const priceOut = world.prices.get(tokenOut.erc20Address.toLowerCase())
-  const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
   return {
     tokenIn: tokenIn.erc20Address,
     tokenOut: tokenOut.erc20Address,
@@ -121,8 +139,7 @@ export const sourceRequest = (world: World, tokens: PricingTokens, request: Quot
     snapshot: world,
     nativeToTokenOut: (wei) =>
       outIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenOut.decimals, priceOut }),
-    slippageBps: request.slippageBps,
-    ...(sender !== undefined ? { sender } : {}),
+    ...extra,
   }
 }
 
@@ -175,20 +192,17 @@ export const price = (
     // the fees come off the route's gross output: it must pay the least gross whose net reaches amountOut,
     // native output in whole ERC-20 units (the executor pays what lies above the gross back to the sender)
     const gross = grossForNet(request.amountOut, rates)
-    const inIsUsdc = tokenIn.erc20Address.toLowerCase() === USDC
-    const priceIn = priceOf(tokenIn.erc20Address)
-    const own = ownRouteExactOutput(
-      {
-        tokenIn: tokenIn.erc20Address,
-        tokenOut: tokenOut.erc20Address,
-        amountOut: (gross + tokenOut.scale - 1n) / tokenOut.scale,
-        snapshot: world,
-        nativeToTokenIn: (wei) => (inIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenIn.decimals, priceOut: priceIn })),
-      },
-      routeOptions,
-    )
-    if (own === undefined || own.amountIn === undefined) return { kind: "cannot-deliver", symbol: tokenOut.symbol }
-    ranked = [own]
+    const asked = sourceRequest(world, tokens, request)
+    if (isRefusal(asked)) return asked
+    const own = ownRouteExactOutput(asked, routeOptions)
+    // an aggregator's route counts only when it delivers the very amount asked, says what it needs,
+    // and its ceiling (what the executor takes against maxAmountIn before calling its router) is
+    // within the request's slippage over that input: maxAmountIn is the same formula for every route
+    const delivering = (a: SourceRoute | undefined): a is SourceRoute =>
+      a !== undefined && a.amountIn !== undefined && a.amountIn > 0n && a.amountOut === asked.amountOut &&
+      (a.maxAmountIn === undefined || a.maxAmountIn * tokenIn.scale <= maxAmountIn(a.amountIn * tokenIn.scale, request.slippageBps))
+    ranked = rankRoutesExactOutput([own, ...external].filter(delivering))
+    if (ranked.length === 0) return { kind: "cannot-deliver", symbol: tokenOut.symbol }
     amountInOf = (route) => route.amountIn! * tokenIn.scale
     grossOf = () => gross
   }

@@ -1,4 +1,5 @@
-// Which route wins: the most output after gas, then the most gross output.
+// Which route wins: exact input, the most output after gas, then the most gross
+// output; exact output, the least input plus gas in tokenIn, then the least input.
 import type { SourceRoute } from "./route.ts"
 
 /** The better of two routes: more output after gas, then more gross output; `a` on a tie. */
@@ -17,3 +18,21 @@ export const rankRoutes = (routes: readonly SourceRoute[]): SourceRoute[] =>
       return x.i - y.i
     })
     .map((r) => r.route)
+
+/**
+ * Exact-output routes best first: the least input plus gas in tokenIn (costIn, else amountIn),
+ * then the least input; equal routes keep their order (the own router first).
+ */
+export const rankRoutesExactOutput = (routes: readonly SourceRoute[]): SourceRoute[] => {
+  const cost = (r: SourceRoute) => r.costIn ?? r.amountIn!
+  return routes
+    .map((route, i) => ({ route, i }))
+    .sort((x, y) => {
+      const a = x.route
+      const b = y.route
+      if (cost(a) !== cost(b)) return cost(a) < cost(b) ? -1 : 1
+      if (a.amountIn! !== b.amountIn!) return a.amountIn! < b.amountIn! ? -1 : 1
+      return x.i - y.i
+    })
+    .map((r) => r.route)
+}

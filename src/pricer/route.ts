@@ -21,7 +21,10 @@ export interface SourceRequest {
   readonly sender?: Address
 }
 
-/** What the own router is asked for an exact output (external aggregators are not asked: see sourceRequest). */
+/**
+ * What every source is asked for an exact output: the own router, and the aggregators whose API
+ * takes one (0x's buyAmount); the others do not compete on it.
+ */
 export interface ExactOutputSourceRequest {
   /** ERC-20 tokens as pools hold them (native USDC already mapped to the ERC-20) */
   readonly tokenIn: Address
@@ -31,7 +34,16 @@ export interface ExactOutputSourceRequest {
   readonly snapshot: World
   /** gas in native wei → tokenIn units; undefined when no price converts it */
   readonly nativeToTokenIn: (wei: bigint) => bigint | undefined
+  /** the request's slippage: an aggregator builds its input ceiling from it (the executor enforces maxAmountIn) */
+  readonly slippageBps?: number
+  /** who will send the transaction (/swap only): an aggregator's txOrigin */
+  readonly sender?: Address
 }
+
+/** A question put to the sources: exact input, or exact output. */
+export type AnySourceRequest = SourceRequest | ExactOutputSourceRequest
+
+export const isExactOutputRequest = (request: AnySourceRequest): request is ExactOutputSourceRequest => "amountOut" in request
 
 export interface DisplayHop {
   readonly dex: string
@@ -48,6 +60,14 @@ export interface SourceRoute {
   readonly amountOut: bigint
   /** exact output only: the input the route needs, in tokenIn's ERC-20 units */
   readonly amountIn?: bigint
+  /**
+   * exact output through an aggregator only: the most its calldata may take (its maxSellAmount,
+   * tokenIn's ERC-20 units), which the executor takes against the sender's maxAmountIn; the route
+   * competes only when it lies within the request's slippage over amountIn
+   */
+  readonly maxAmountIn?: bigint
+  /** exact output only: what the search minimised, the input plus gas in tokenIn (the input when gas has no price) */
+  readonly costIn?: bigint
   readonly gasEstimate: bigint
   /** what the search maximised: output minus gas in tokenOut (amountOut when gas has no price) */
   readonly netAmountOut: bigint

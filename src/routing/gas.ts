@@ -5,12 +5,16 @@
 // two-hop, one to four splits, V2/V3/V4): mean absolute error about 9k gas.
 // The per-tick figures are estimates from the pools' code paths (tick storage
 // update, bitmap reads); the fitted hop figures already hold the few crossings
-// typical of those routes.
+// typical of those routes. The base was then lowered by 3,500: the executor keeps its first
+// venues in code and knows Uniswap's init code hashes (bench/executor-gas.ts, 25 bps protocol
+// fee: a single V3 hop 129,520 -> 125,981, 2 splits x 2 hops 332,574 -> 323,516). With no fee
+// to take, each split's last pool pays the recipient directly (a single V3 hop 121,230 ->
+// 109,210); the model leaves that as slack.
 import type { PoolKind } from "../amm/index.ts"
 
 export const GAS = {
   /** intrinsic transaction gas, executor entry and checks, pulling tokenIn, paying tokenOut and fees */
-  base: 64_000,
+  base: 60_500,
   /** each split: share arithmetic, loop and route decoding */
   perSplit: 5_000,
   /** a V2 hop: transfer into the pair, swap (two balance reads, reserves write, transfer out) */

@@ -3,12 +3,15 @@ export { Sources, SourceError, isExternalRoute, type Source } from "./source.ts"
 export {
   AGGREGATOR_DEFAULTS,
   DEFAULT_AGGREGATOR_GAS,
+  EXTERNAL_EXACT_OUTPUT_EXTRA_GAS,
   EXTERNAL_HOP_OVERHEAD_GAS,
   externalRouteGas,
   externalSource,
+  type AggregatorClient,
   type AggregatorConfig,
   type AggregatorKind,
   type ExternalAnswer,
+  type ExternalBuyAnswer,
   type ExternalContext,
   type ExternalSource,
 } from "./external.ts"

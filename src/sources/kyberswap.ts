@@ -114,5 +114,6 @@ export const kyberSwapSource = (config: AggregatorConfig, context: ExternalConte
       return { amountOut: built.amountOut, router, data: built.data, gas: built.gas }
     })
 
-  return externalSource(config, context, fetchAnswer)
+  // KyberSwap's API has no exact output: it does not compete on exact-output requests
+  return externalSource(config, context, { exactInput: fetchAnswer })
 }

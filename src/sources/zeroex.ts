@@ -1,19 +1,33 @@
 // 0x Swap API v2, allowance-holder flow: GET {url}/swap/allowance-holder/quote
 // with the route executor as taker (and so as recipient). The executor approves
 // transaction.to, which must be the allowance target, for exactly sellAmount
-// and calls it with transaction.data.
+// and calls it with transaction.data. An exact output asks with buyAmount in
+// place of sellAmount (0x's "Exact Buy"): the answer's sellAmount is the input
+// expected and maxSellAmount the most the call may take, which the executor
+// approves instead and of which it pays back what was not spent.
 import { HttpClientRequest } from "@effect/platform"
 import { Effect, Option, Schema } from "effect"
 import { Amount, Calldata, ChecksummedAddress, decodeAnswer, ObjectWith, OptionalAmount, required } from "./answer-fields.ts"
-import { expectSame, externalSource, invalidAnswer, type AggregatorConfig, type ExternalAnswer, type ExternalContext, type ExternalSource } from "./external.ts"
+import {
+  expectSame,
+  externalSource,
+  invalidAnswer,
+  type AggregatorConfig,
+  type ExternalAnswer,
+  type ExternalBuyAnswer,
+  type ExternalContext,
+  type ExternalSource,
+} from "./external.ts"
 import { exchange } from "./http.ts"
-import type { SourceRequest } from "../pricer/index.ts"
+import type { ExactOutputSourceRequest, SourceRequest } from "../pricer/index.ts"
 import { SourceError } from "./source.ts"
 
 export const ZEROEX_QUOTE_PATH = "/swap/allowance-holder/quote"
 
 /** 400 answers that mean "no route for this trade", not "something is wrong". */
-const NO_ROUTE_ERRORS = new Set(["TOKEN_NOT_SUPPORTED", "INSUFFICIENT_LIQUIDITY", "SELL_AMOUNT_TOO_SMALL", "NO_LIQUIDITY"])
+const NO_ROUTE_ERRORS = new Set(["TOKEN_NOT_SUPPORTED", "INSUFFICIENT_LIQUIDITY", "SELL_AMOUNT_TOO_SMALL", "BUY_AMOUNT_TOO_SMALL", "NO_LIQUIDITY"])
+/** The executor takes an exact output's ceiling in a uint128. */
+const MAX_UINT128 = (1n << 128n) - 1n
 
 /** An error answer's name, when it has one. */
 const errorName = (json: unknown): string =>
@@ -39,6 +53,9 @@ const Quote = Schema.Struct({
   allowanceTarget: Schema.optionalWith(ChecksummedAddress, { nullable: true }),
 })
 
+/** An Exact Buy quote: the same, and maxSellAmount, the most the call may take. */
+const BuyQuote = Schema.Struct({ ...Quote.fields, maxSellAmount: required(Amount) })
+
 export const zeroExSource = (config: AggregatorConfig, context: ExternalContext): ExternalSource => {
   const name = config.name
   const base = config.url.replace(/\/+$/, "")
@@ -46,13 +63,16 @@ export const zeroExSource = (config: AggregatorConfig, context: ExternalContext)
   const decodeLiquidity = decodeAnswer(name, liquidityOf(context.chainId))
   const decodeQuote = decodeAnswer(name, Quote)
 
-  const fetchAnswer = (request: SourceRequest): Effect.Effect<ExternalAnswer | undefined, SourceError> =>
+  const decodeBuyQuote = decodeAnswer(name, BuyQuote)
+
+  /** The answer to one quote request, or undefined for "no route"; any other failure is a SourceError. */
+  const ask = (request: SourceRequest | ExactOutputSourceRequest, amount: { readonly sellAmount: string } | { readonly buyAmount: string }) =>
     Effect.gen(function* () {
       const query = {
         chainId: String(context.chainId),
         sellToken: request.tokenIn,
         buyToken: request.tokenOut,
-        sellAmount: request.amountIn.toString(),
+        ...amount,
         taker: context.executor,
         ...(request.slippageBps !== undefined ? { slippageBps: String(request.slippageBps) } : {}),
         ...(request.sender !== undefined ? { txOrigin: request.sender } : {}),
@@ -64,17 +84,41 @@ export const zeroExSource = (config: AggregatorConfig, context: ExternalContext)
         return yield* new SourceError({ source: name, reason: "unavailable", message: `HTTP ${answer.status}${detail ? ` ${detail}` : ""}` })
       }
       if (!(yield* decodeLiquidity(answer.json)).liquidityAvailable) return undefined
+      return answer.json
+    })
 
-      const quote = yield* decodeQuote(answer.json)
+  /** The checks every quote gets: its tokens, no value, the allowance target is the router. */
+  const checked = (request: SourceRequest | ExactOutputSourceRequest, quote: typeof Quote.Type) =>
+    Effect.gen(function* () {
       yield* expectSame(name, "sellToken", quote.sellToken, request.tokenIn)
       yield* expectSame(name, "buyToken", quote.buyToken, request.tokenOut)
-      if (quote.sellAmount !== request.amountIn) return yield* invalidAnswer(name, `sellAmount ${quote.sellAmount} is not the requested ${request.amountIn}`)
       const { to: router, data, value, gas } = quote.transaction
       if (value !== undefined && value !== 0n) return yield* invalidAnswer(name, `transaction.value ${value}: the executor sends no value to a router`)
       // the executor approves the contract it calls: the allowance target must be that contract
       if (quote.allowanceTarget !== undefined) yield* expectSame(name, "allowanceTarget", quote.allowanceTarget, router)
-      return { amountOut: quote.buyAmount, router, data, gas }
+      return { router, data, gas }
     })
 
-  return externalSource(config, context, fetchAnswer)
+  const exactInput = (request: SourceRequest): Effect.Effect<ExternalAnswer | undefined, SourceError> =>
+    Effect.gen(function* () {
+      const json = yield* ask(request, { sellAmount: request.amountIn.toString() })
+      if (json === undefined) return undefined
+      const quote = yield* decodeQuote(json)
+      if (quote.sellAmount !== request.amountIn) return yield* invalidAnswer(name, `sellAmount ${quote.sellAmount} is not the requested ${request.amountIn}`)
+      return { amountOut: quote.buyAmount, ...(yield* checked(request, quote)) }
+    })
+
+  const exactOutput = (request: ExactOutputSourceRequest): Effect.Effect<ExternalBuyAnswer | undefined, SourceError> =>
+    Effect.gen(function* () {
+      const json = yield* ask(request, { buyAmount: request.amountOut.toString() })
+      if (json === undefined) return undefined
+      const quote = yield* decodeBuyQuote(json)
+      if (quote.buyAmount !== request.amountOut) return yield* invalidAnswer(name, `buyAmount ${quote.buyAmount} is not the requested ${request.amountOut}`)
+      if (quote.sellAmount === 0n) return yield* invalidAnswer(name, "sellAmount 0 for a positive buyAmount")
+      if (quote.maxSellAmount < quote.sellAmount) return yield* invalidAnswer(name, `maxSellAmount ${quote.maxSellAmount} is below sellAmount ${quote.sellAmount}`)
+      if (quote.maxSellAmount > MAX_UINT128) return yield* invalidAnswer(name, `maxSellAmount ${quote.maxSellAmount} is above what the executor takes (2^128 - 1)`)
+      return { amountOut: quote.buyAmount, amountIn: quote.sellAmount, maxAmountIn: quote.maxSellAmount, ...(yield* checked(request, quote)) }
+    })
+
+  return externalSource(config, context, { exactInput, exactOutput })
 }

@@ -87,7 +87,7 @@ const aggregatorInfo = (source: Source): Effect.Effect<SourceInfo> =>
     pools: null,
     healthy: state === "closed",
     detail: state === "closed" ? null : `its circuit breaker is ${state}: failing calls are not retried until it closes`,
-    tradeTypes: ["exactInput"],
+    tradeTypes: source.tradeTypes,
   }))
 
 /** The sources of the World, in the configured order: venues, then aggregators. */

@@ -3,12 +3,12 @@
 // transaction and the approval it needs, or the permit to sign instead; with a
 // signed permit, the transaction that applies it and swaps.
 import { Effect, Fiber, Metric } from "effect"
-import { decodeErrorResult, type Hex } from "viem"
+import { decodeErrorResult, decodeFunctionResult, type Hex } from "viem"
 import { Internal, InvalidRequest, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
 import { canonicalSignature, checkPermitSignature, permitToSign } from "./permit.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
-import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue } from "../chain/index.ts"
+import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue, routeExecutorAbi } from "../chain/index.ts"
 import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { isNativePlaceholder } from "../domain/index.ts"
@@ -98,10 +98,11 @@ export const swapProgram = (
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
-    // the most the transaction takes: exact input's amountIn, exact output's maxAmountIn (one
-    // candidate only: the own router's, see sourceRequest)
-    const takes = request.tradeType === "exactInput" ? request.amountIn : priced.respond(priced.candidates[0]!).maxAmountIn
-    const value = executeValue({ tokenIn: request.tokenIn, amountIn: takes })
+    // the most a candidate's transaction takes: exact input's amountIn, exact output's maxAmountIn
+    // (its own: an aggregator's ceiling may lie above the own router's); the checks made before
+    // any candidate is tried use the best one's
+    const takesOf = (route: SourceRoute): bigint => (request.tradeType === "exactInput" ? request.amountIn : priced.respond(route).maxAmountIn)
+    const takes = takesOf(priced.candidates[0]!)
     const permit = request.permit
     // whether tokenIn takes EIP-2612 permits, and their domain (native USDC never does); without a
     // permit to check, a node that cannot be reached only leaves the permit to sign out of the answer
@@ -125,7 +126,7 @@ export const swapProgram = (
         return yield* new InvalidRequest({ message: `permit.deadline: ${permit.deadline} has passed on the chain (block ${priced.world.blockNumber}'s time is ${priced.world.blockTimestamp}); sign a new permit` })
       }
     }
-    const approval = priced.tokenIn.native || permit !== undefined ? null : { token: request.tokenIn, spender: executor, amount: takes }
+    const approvalFor = (amount: bigint) => (priced.tokenIn.native || permit !== undefined ? null : { token: request.tokenIn, spender: executor, amount })
     // the sender's real funds at the priced block, read while the routes are simulated
     const funds = yield* Effect.fork(
       senderFunds({
@@ -160,7 +161,7 @@ export const swapProgram = (
         })
     const inputKind: InputKind = priced.tokenIn.native ? "native" : priced.tokenIn.erc20Address.toLowerCase() === USDC_ERC20.toLowerCase() ? "usdc" : "erc20"
     /** The answer with the sender's shortfalls, at the gas the transaction is sent with. */
-    const withIssues = (response: SwapResponse): Effect.Effect<SwapResponse, Internal> =>
+    const withIssues = (response: SwapResponse, takes: bigint): Effect.Effect<SwapResponse, Internal> =>
       Effect.map(Fiber.join(funds), (f) => {
         const issues = f === undefined ? null : senderIssues({
           token: request.tokenIn,
@@ -181,6 +182,16 @@ export const swapProgram = (
           },
         }
       })
+
+    /** executeExactOutput's return value (the sender's input), also through permitAndCall's bytes; undefined when unreadable. */
+    const paidIn = (returnData: Hex): bigint | undefined => {
+      try {
+        const inner = permitCall === undefined ? returnData : decodeFunctionResult({ abi: routeExecutorAbi, functionName: "permitAndCall", data: returnData })
+        return decodeFunctionResult({ abi: routeExecutorAbi, functionName: "executeExactOutput", data: inner as Hex }) as bigint
+      } catch {
+        return undefined
+      }
+    }
 
     const encode = (route: SourceRoute, quote: { readonly minAmountOut: bigint; readonly maxAmountIn: bigint }) =>
       Effect.try({
@@ -207,13 +218,13 @@ export const swapProgram = (
     // transaction is simulated on its state, as the block after it
     const block = { number: priced.world.blockNumber, timestamp: priced.world.blockTimestamp }
     /** The outcome, or undefined when the node cannot be reached; a refused or unreadable simulation is an error. */
-    const simulate = (data: Hex, findGasLimit: boolean, gasShape?: string): Effect.Effect<SimulationOutcome | undefined, Internal> =>
+    const simulate = (data: Hex, takes: bigint, findGasLimit: boolean, gasShape?: string): Effect.Effect<SimulationOutcome | undefined, Internal> =>
       simulator
         .simulateExecute({
           sender: request.sender,
           executor,
           data,
-          value,
+          value: executeValue({ tokenIn: request.tokenIn, amountIn: takes }),
           block,
           findGasLimit,
           ...(gasShape !== undefined ? { gasShape } : {}),
@@ -239,6 +250,8 @@ export const swapProgram = (
     const attempt = (route: SourceRoute): Effect.Effect<Attempt, Internal> =>
       Effect.gen(function* () {
         const quote = priced.respond(route)
+        const takes = takesOf(route)
+        const value = executeValue({ tokenIn: request.tokenIn, amountIn: takes })
         const data = yield* encode(route, quote)
         const respond = (gas: bigint | null): Attempt => ({
           kind: "ok",
@@ -248,7 +261,7 @@ export const swapProgram = (
             recipient: request.recipient,
             deadline: request.deadline,
             tx: { to: executor, data, value, gas },
-            approval,
+            approval: approvalFor(takes),
             permit: null,
             simulated: gas !== null,
             issues: null,
@@ -268,15 +281,27 @@ export const swapProgram = (
           route.route.map((split) => split.hops.map((hop) => hop.kind).join(">")).sort().join("|"),
         ].join(":")
         if (!isExternalRoute(route)) {
-          const outcome = yield* simulate(data, true, gasShape)
+          const outcome = yield* simulate(data, takes, true, gasShape)
           return outcome === undefined ? respond(null) : answer(outcome)
+        }
+        if (request.tradeType === "exactOutput") {
+          // third-party calldata buying the exact output: what the simulated call returns, the input
+          // the sender paid, must be no more than was quoted (within the tolerance)
+          const outcome = yield* simulate(data, takes, true, gasShape)
+          if (outcome === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
+          if (!outcome.ok) return refusal(outcome)
+          const paid = outcome.returnData === undefined ? undefined : paidIn(outcome.returnData)
+          if (paid === undefined) return { kind: "refused", reason: undefined, detail: "the simulation returned no amountIn" }
+          const quoted = (quote.amountIn * (10_000n + EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
+          if (paid > quoted) return { kind: "refused", reason: "Slippage", detail: `takes ${paid}, more than its quote of ${quote.amountIn}` }
+          return answer(outcome)
         }
         // third-party calldata: the same transaction, also asked to pay at least what was quoted;
         // returned only when both simulations ran and passed
         const quoted = (quote.amountOut * (10_000n - EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
         const strictMin = quoted > quote.minAmountOut ? quoted : quote.minAmountOut
         const strictData = yield* encode(route, { ...quote, minAmountOut: strictMin })
-        const [outcome, strict] = yield* Effect.all([simulate(data, true, gasShape), simulate(strictData, false)], { concurrency: 2 })
+        const [outcome, strict] = yield* Effect.all([simulate(data, takes, true, gasShape), simulate(strictData, takes, false)], { concurrency: 2 })
         if (outcome === undefined || strict === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
         if (!outcome.ok) return refusal(outcome)
         if (!strict.ok) {
@@ -303,7 +328,7 @@ export const swapProgram = (
           else yield* countSource("rejected", dropped.route.source)
         }
         yield* countSource("wins", route.source)
-        return yield* withIssues(result.response)
+        return yield* withIssues(result.response, takesOf(route))
       }
       lastReason = result.reason
       if (!isExternalRoute(route)) break

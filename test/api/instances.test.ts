@@ -3,7 +3,7 @@
 // machine's Redis, a prefix of this run), as an operator runs them behind a load
 // balancer. A key's requests a minute and in flight hold exactly across them; a
 // crashed instance's slot comes back within the lease; a key revoked with
-// `bun run keys` is refused by every instance on its next request.
+// `bun run keys` is refused by every instance within one second.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { resolve } from "node:path"
 import { startInstance, type Instance } from "../support/instances.ts"
@@ -103,14 +103,21 @@ describe("three instances, one key", () => {
     expect(again.map((a) => a.status)).toEqual([200, 200])
   })
 
-  test("a key revoked with bun run keys is refused by every instance on its next request", async () => {
+  test("a key revoked with bun run keys is refused by every instance within one second", async () => {
     const { key, id } = await newKey(100, 2)
     for (const instance of instances) expect((await call(instance, "/quote", key)).status).toBe(200)
     const listed = await keysCli(["list", "--json"])
     expect(JSON.parse(listed.stdout).find((r: { id: string }) => r.id === id)).toMatchObject({ id, rpm: 100, concurrency: 2, revokedAt: null })
     const revoked = await keysCli(["revoke", id])
     expect(revoked.code).toBe(0)
-    for (const instance of instances) expectError(await call(instance, "/quote", key), 401, "UNAUTHORIZED", "API key revoked")
+    // an instance answers a key it accepted from memory for KEY_RECHECK_MS (500 ms) at most
+    const revokedAt = performance.now()
+    for (const instance of instances) {
+      let last = await call(instance, "/quote", key)
+      while (last.status === 200 && performance.now() - revokedAt < 3_000) last = await call(instance, "/quote", key)
+      expectError(last, 401, "UNAUTHORIZED", "API key revoked")
+    }
+    expect(performance.now() - revokedAt).toBeLessThan(1_000)
   })
 
   test("bun run keys against Postgres needs the shared KEY_HASH_SECRET", async () => {

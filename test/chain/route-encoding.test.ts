@@ -59,6 +59,27 @@ describe("encodeRoute: byte layout", () => {
   })
 })
 
+describe("kind 7: an external router in an exact-output route", () => {
+  const hop = (fields: Partial<RouteHop> = {}): RouteHop => ({ kind: "externalExactOutput", tokenIn: A, tokenOut: B, router: R, maxAmountIn: 1_005_000n, data: "0xabcdef01", ...fields }) as RouteHop
+
+  test("kind 7, tokenOut, the router, maxIn as 16 bytes, the data's length and the data (60 + length bytes); decoded back", () => {
+    const route: Route = [{ shareBps: 10_000, hops: [hop()] }]
+    const bytes = encodeRoute(route, "exactOutput")
+    expect(bytes).toBe(`0x01271001${"07"}${"22".repeat(20)}${"44".repeat(20)}${(1_005_000n).toString(16).padStart(32, "0")}000004abcdef01`)
+    expect((bytes.length - 2) / 2).toBe(1 + 3 + 60 + 4)
+    expect(decodeRoute(bytes, A)).toEqual([{ shareBps: 10_000, hops: [{ ...hop(), router: getAddress(R), tokenIn: getAddress(A), tokenOut: getAddress(B) } as RouteHop] }])
+  })
+
+  test("exact output only, first in its split (alone or before a stable hop), maxIn within 1 to 2^128 - 1", () => {
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [hop()] }], "exactInput")).toThrow(RouteEncodingError)
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [{ kind: "v2", venue: 1, tokenIn: A, tokenOut: C }, hop({ tokenIn: C })] }], "exactOutput")).toThrow("must be the first of its split")
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [hop(), { kind: "v2", venue: 1, tokenIn: B, tokenOut: C }] }], "exactOutput")).toThrow("must be the first of its split")
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [hop(), { kind: "stableExactOutput", tokenIn: B, tokenOut: C, pool: R, dxHint: 1n }] }], "exactOutput")).not.toThrow()
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [hop({ maxAmountIn: 0n } as Partial<RouteHop>)] }], "exactOutput")).toThrow("maxAmountIn")
+    expect(() => encodeRoute([{ shareBps: 10_000, hops: [hop({ maxAmountIn: 1n << 128n } as Partial<RouteHop>)] }], "exactOutput")).toThrow("maxAmountIn")
+  })
+})
+
 describe("validateRoute", () => {
   const hop = (tokenIn: Address, tokenOut: Address): RouteHop => ({ kind: "v2", venue: 1, tokenIn, tokenOut })
   const refused = (route: Route) => expect(() => validateRoute(route)).toThrow(RouteEncodingError)

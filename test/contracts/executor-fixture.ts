@@ -278,6 +278,7 @@ export const setupFixture = async (): Promise<Fixture> => {
         return (await client.readContract({ address: h.pool, abi: stablePoolAbi, functionName: "get_dy", args: [BigInt(i - 1), BigInt(j - 1), amount] })) as bigint
       }
       case "external":
+      case "externalExactOutput":
         throw new Error("external hops have no pool quote")
     }
   }

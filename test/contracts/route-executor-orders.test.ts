@@ -177,6 +177,30 @@ describe("executeOrder", () => {
     expect(await readNonceUsed(f.client, f.executor, sender.address, order.nonce + 1n)).toBe(false)
   })
 
+  test("with no protocol fee and no partner fee (where execute pays the recipient straight from the pool), the order's swap still comes to the executor, and OrderEntry pays the relayer and the recipient", async () => {
+    expect((await f.ownerWrite("setProtocolFeeBps", [0])).status).toBe("success")
+    try {
+      const sender = newSender()
+      const amountIn = 100_000_000n
+      await f.mint("EURC", sender.address, amountIn)
+      await approveAs(sender.address, EURC, amountIn)
+      const gross = await f.quoteRoute(eurcToUsdc(), amountIn)
+      const relayerFee = 300_000n
+      const order = await baseOrder(sender.address, { amountIn, amountOut: gross - relayerFee, maxRelayerFee: relayerFee })
+      const p = params(order, await sign(sender, order), { protocolFeeBps: 0 })
+      expect(await simulateOrder(p)).toEqual([amountIn, gross - relayerFee])
+      const relayerNative = await f.native(relayer)
+      const receipt = await sendOrder(p)
+      expect(receipt.status).toBe("success")
+      expect(await f.balance(USDC, order.recipient)).toBe(gross - relayerFee)
+      // USDC out: the relayer's fee arrives in the balance that also pays its gas
+      expect(await f.native(relayer)).toBe(relayerNative - gasCost(receipt) + relayerFee * 10n ** 12n)
+      await expectExecutorEmpty()
+    } finally {
+      await f.ownerWrite("setProtocolFeeBps", [bps])
+    }
+  })
+
   test("exact output, EURC -> USDC: the recipient gets amountOut, the sender pays what the quoter says and gets the rest of amountIn back in the same transaction", async () => {
     const sender = newSender()
     const maxIn = 100_000_000n

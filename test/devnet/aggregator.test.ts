@@ -106,6 +106,55 @@ describe("the 0x v2 allowance-holder shape", () => {
     expect(gas - receipt.gasUsed).toBeLessThanOrEqual(25_000n)
   })
 
+  test("a buyAmount quote (0x Exact Buy): maxSellAmount is the input with the slippage on top; the calldata, sent by the taker, buys exactly buyAmount for exactly sellAmount, the rest of the ceiling untouched", async () => {
+    const taker = testAccounts[2]!.address
+    const recipient = testAccounts[6]!.address
+    const buy = 2_000n * 10n ** 6n
+    const { chainId, sellToken, buyToken } = wethToUsdt(taker)
+    const { status, body } = await quote({ chainId, sellToken, buyToken, buyAmount: buy.toString(), taker, recipient, slippageBps: "50" })
+    expect(status).toBe(200)
+    expect(body.liquidityAvailable).toBe(true)
+    expect(body.buyAmount).toBe(buy.toString())
+    expect(body.minBuyAmount).toBe(buy.toString())
+    const sellAmount = BigInt(body.sellAmount)
+    const maxSellAmount = BigInt(body.maxSellAmount)
+    expect(maxSellAmount).toBe((sellAmount * 10_050n + 9_999n) / 10_000n)
+    // 2000 USDT at 3550 per WETH and the 0.05% fee: a little over 0.5637 WETH
+    expect(sellAmount).toBeGreaterThan((buy * WETH) / 3_550_000_000n)
+    expect(sellAmount).toBeLessThan((buy * WETH) / 3_500_000_000n)
+    const router = getAddress(devnet.manifest.aggregatorDex!.router)
+    // the taker must cover the ceiling
+    expect(body.issues.balance).toBeNull()
+    expect(body.transaction.to).toBe(router)
+    const call = decodeFunctionData({ abi: uniswapArtifact("SwapRouter").abi, data: body.transaction.data as Hex })
+    expect(call.functionName).toBe("exactOutputSingle")
+    const params = (call.args as any)[0]
+    expect(params.recipient).toBe(recipient)
+    expect(params.amountOut).toBe(buy)
+    expect(params.amountInMaximum).toBe(maxSellAmount)
+
+    const approve = await devnet.client.writeContract({ address: token("WETH"), abi: erc20Abi, functionName: "approve", args: [router, maxSellAmount], account: taker, chain: devnet.client.chain })
+    await devnet.client.waitForTransactionReceipt({ hash: approve, pollingInterval: 20 })
+    const balances = () =>
+      Promise.all([
+        devnet.client.readContract({ address: token("USDT"), abi: erc20Abi, functionName: "balanceOf", args: [recipient] }),
+        devnet.client.readContract({ address: token("WETH"), abi: erc20Abi, functionName: "balanceOf", args: [taker] }),
+      ])
+    const before = await balances()
+    const hash = await devnet.client.sendTransaction({ account: taker, to: body.transaction.to, data: body.transaction.data, chain: devnet.client.chain })
+    expect((await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status).toBe("success")
+    const after = await balances()
+    expect(after[0] - before[0]).toBe(buy)
+    expect(before[1] - after[1]).toBe(sellAmount)
+    expect(await devnet.client.readContract({ address: token("WETH"), abi: erc20Abi, functionName: "allowance", args: [taker, router] })).toBe(maxSellAmount - sellAmount)
+
+    // more than the pool can pay: no liquidity; both amounts: 400
+    expect((await quote({ chainId, sellToken, buyToken, buyAmount: (10n ** 15n).toString(), taker })).body.liquidityAvailable).toBe(false)
+    const both = await quote({ chainId, sellToken, buyToken, buyAmount: "1", sellAmount: "1", taker })
+    expect(both.status).toBe(400)
+    expect(both.body.data.details[0].field).toBe("buyAmount")
+  })
+
   test("a pair it has no pool for: liquidityAvailable false", async () => {
     const { status, body } = await quote({ chainId: "5042", sellToken: token("USDC"), buyToken: token("EURC"), sellAmount: "1000000", taker: testAccounts[0]!.address })
     expect(status).toBe(200)

@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test"
 import type { Address } from "viem"
 import type { PoolState } from "../../src/amm/index.ts"
-import { price, type Priced, type Refusal } from "../../src/pricer/index.ts"
+import { price, type Priced, type Refusal, type SourceRoute } from "../../src/pricer/index.ts"
 import { snapshotOf, token, USDC, v2, v2Out } from "../routing/helpers.ts"
 import type { World, QuoteRequest } from "../../src/domain/index.ts"
 
@@ -150,5 +150,64 @@ describe("MAX_PRICE_IMPACT_BPS", () => {
   test("without a limit, every route is priced", () => {
     const answer = priced(price(world, pricing(A), request(A, 1_000n * E6)))
     expect(answer.respond(answer.candidates[0]!).priceImpactBps).toBe(5008)
+  })
+})
+
+describe("exact output with aggregators competing", () => {
+  // one V2 pool USDC → T at 1:1 (0.3% fee), and what an aggregator answers for the same gross output
+  const out = token(1)
+  const world: World = { ...snapshotOf([v2(USDC, out, 1_000_000n * E6, 1_000_000n * E6)]), executor: executor(["uniswap-v2"]) }
+  const buy = (amountOut: bigint, slippageBps = 50): QuoteRequest => ({
+    chainId: 5042,
+    tokenIn: USDC,
+    tokenOut: out,
+    tradeType: "exactOutput",
+    amountOut,
+    feeBps: 0,
+    feeRecipient: null,
+    slippageBps,
+  })
+  const own = () => priced(price(world, pricing(out), buy(1_000n * E6))).candidates[0]!
+  const aggregator = (amountIn: bigint, fields: Partial<SourceRoute> = {}): SourceRoute => ({
+    source: "agg",
+    amountOut: 1_000n * E6,
+    amountIn,
+    maxAmountIn: (amountIn * 10_050n + 9_999n) / 10_000n,
+    costIn: amountIn + 30_000n,
+    gasEstimate: 300_000n,
+    netAmountOut: 1_000n * E6,
+    route: [{ shareBps: 10_000, hops: [{ kind: "externalExactOutput", tokenIn: USDC, tokenOut: out, router: USDC, maxAmountIn: (amountIn * 10_050n + 9_999n) / 10_000n, data: "0x12345678" }] }],
+    display: [{ shareBps: 10_000, hops: [{ dex: "agg", pool: null, tokenIn: USDC, tokenOut: out }] }],
+    ...fields,
+  })
+
+  test("the least input plus gas in tokenIn wins; the answer's amountIn, maxAmountIn and route follow the winner", () => {
+    const mine = own()
+    expect(mine.source).toBe("router")
+    const cheaper = aggregator(mine.costIn! - 30_001n)
+    const dearer = aggregator(mine.costIn! - 29_999n)
+    const p = priced(price(world, pricing(out), buy(1_000n * E6), [dearer, cheaper]))
+    expect(p.candidates.map((c) => c.amountIn)).toEqual([cheaper.amountIn, mine.amountIn, dearer.amountIn])
+    const answer = p.respond(p.candidates[0]!)
+    expect(answer.amountIn).toBe(cheaper.amountIn!)
+    expect(answer.maxAmountIn).toBe((cheaper.amountIn! * 10_050n + 9_999n) / 10_000n)
+    expect(answer.amountOut).toBe(1_000n * E6)
+    expect(answer.route).toEqual(cheaper.display)
+  })
+
+  test("left out: another amount delivered, no input, or a ceiling above the request's slippage over its input; an aggregator alone can answer", () => {
+    const mine = own()
+    const cheap = mine.amountIn! / 2n
+    const others = [
+      aggregator(cheap, { amountOut: 1_000n * E6 - 1n }),
+      aggregator(cheap, { amountIn: undefined }),
+      aggregator(cheap, { maxAmountIn: (cheap * 10_050n + 9_999n) / 10_000n + 1n }),
+    ]
+    expect(priced(price(world, pricing(out), buy(1_000n * E6), others)).candidates.map((c) => c.source)).toEqual(["router"])
+    // more than the pool can pay: the own router cannot, the aggregator can
+    const big = 2_000_000n * E6
+    expect(price(world, pricing(out), buy(big))).toEqual({ kind: "cannot-deliver", symbol: "T" })
+    const alone = priced(price(world, pricing(out), buy(big), [aggregator(3_000_000n * E6, { amountOut: big })]))
+    expect(alone.candidates.map((c) => c.source)).toEqual(["agg"])
   })
 })

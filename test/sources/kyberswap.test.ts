@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { GAS } from "../../src/routing/index.ts"
 import { EXTERNAL_HOP_OVERHEAD_GAS, kyberSwapSource, type SourceError } from "../../src/sources/index.ts"
-import { context, EXECUTOR, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT, type Seen } from "./support.ts"
+import { buyRequest, context, EXECUTOR, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT, type Seen } from "./support.ts"
 
 let server: ReturnType<typeof scriptedServer>
 beforeAll(() => {
@@ -149,5 +149,15 @@ describe("failures", () => {
     } finally {
       raw.stop()
     }
+  })
+})
+
+describe("exact output", () => {
+  test("KyberSwap has none: it does not compete on exact-output requests, and no call is made", async () => {
+    const s = kyberSwapSource({ name: "kyber-exact-output", kind: "kyberswap", url: server.url }, context)
+    expect(s.tradeTypes).toEqual(["exactInput"])
+    const before = server.seen.length
+    expect(await Effect.runPromise(s.quote(buyRequest))).toBeUndefined()
+    expect(server.seen.length).toBe(before)
   })
 })

@@ -4,7 +4,7 @@
 import { Effect } from "effect"
 import { getAddress, type Address } from "viem"
 import type { ExternalContext } from "../../src/sources/index.ts"
-import type { SourceRequest } from "../../src/pricer/index.ts"
+import type { ExactOutputSourceRequest, SourceRequest } from "../../src/pricer/index.ts"
 import type { World } from "../../src/domain/index.ts"
 
 export interface Seen {
@@ -97,6 +97,17 @@ export const request: SourceRequest = {
   amountIn: 1_000_000n,
   snapshot: worldAllowing(),
   nativeToTokenOut: (wei) => wei / 10n ** 12n,
+  slippageBps: 50,
+  sender: SENDER,
+}
+
+/** The same trade asked as an exact output: 990000 of TOKEN_OUT (gross, ERC-20 units). */
+export const buyRequest: ExactOutputSourceRequest = {
+  tokenIn: TOKEN_IN,
+  tokenOut: TOKEN_OUT,
+  amountOut: 990_000n,
+  snapshot: worldAllowing(),
+  nativeToTokenIn: (wei) => wei / 10n ** 12n,
   slippageBps: 50,
   sender: SENDER,
 }

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Cause, Effect, Exit } from "effect"
 import { GAS } from "../../src/routing/gas.ts"
-import { sourceCounts, zeroExSource, type SourceError } from "../../src/sources/index.ts"
-import { context, EXECUTOR, exitOf, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT, worldAllowing } from "./support.ts"
+import { EXTERNAL_EXACT_OUTPUT_EXTRA_GAS, EXTERNAL_HOP_OVERHEAD_GAS, sourceCounts, zeroExSource, type SourceError } from "../../src/sources/index.ts"
+import { buyRequest, context, EXECUTOR, exitOf, failureOf, json, OTHER_ROUTER, rawJson, rawServer, request, ROUTER, scriptedServer, SENDER, TOKEN_IN, TOKEN_OUT, worldAllowing } from "./support.ts"
 
 let server: ReturnType<typeof scriptedServer>
 beforeAll(() => {
@@ -84,6 +84,71 @@ describe("a good answer", () => {
     expect(await Effect.runPromise(s.quote(request))).toBeUndefined()
     server.answer(() => json({ name: "TOKEN_NOT_SUPPORTED", message: "Token is not supported" }, 400))
     expect(await Effect.runPromise(s.quote(request))).toBeUndefined()
+    expect(await Effect.runPromise(s.breaker.state)).toBe("closed")
+  })
+})
+
+/** An Exact Buy answer for buyRequest: 990000 bought for 1000000 expected, at most 1005000. */
+const buyAnswer = (overrides: Record<string, unknown> = {}, tx: Record<string, unknown> = {}) =>
+  answer({ buyAmount: "990000", minBuyAmount: "990000", maxSellAmount: "1005000", ...overrides }, tx)
+
+describe("exact output (0x Exact Buy)", () => {
+  test("the request carries buyAmount in place of sellAmount; the answer becomes one kind 7 hop with maxSellAmount as its ceiling, ranked by the input plus gas in tokenIn", async () => {
+    server.answer(() => json(buyAnswer()))
+    const s = source()
+    expect(s.tradeTypes).toEqual(["exactInput", "exactOutput"])
+    const route = await Effect.runPromise(s.quote(buyRequest))
+    expect(Object.fromEntries(server.seen.at(-1)!.query)).toEqual({
+      chainId: "5042",
+      sellToken: TOKEN_IN,
+      buyToken: TOKEN_OUT,
+      buyAmount: "990000",
+      taker: EXECUTOR,
+      slippageBps: "50",
+      txOrigin: SENDER,
+    })
+    const gas = BigInt(GAS.base + GAS.perSplit + EXTERNAL_HOP_OVERHEAD_GAS + EXTERNAL_EXACT_OUTPUT_EXTRA_GAS) + 159_000n
+    expect(route).toEqual({
+      source: s.name,
+      amountOut: 990_000n,
+      amountIn: 1_000_000n,
+      maxAmountIn: 1_005_000n,
+      // 1 gwei × gas in wei, at 10^12 wei per tokenIn unit
+      costIn: 1_000_000n + (gas * 1_000_000_000n) / 10n ** 12n,
+      gasEstimate: gas,
+      netAmountOut: 990_000n,
+      route: [{ shareBps: 10_000, hops: [{ kind: "externalExactOutput", tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT, router: ROUTER, maxAmountIn: 1_005_000n, data: "0x12345678abcdef" }] }],
+      display: [{ shareBps: 10_000, hops: [{ dex: s.name, pool: null, tokenIn: TOKEN_IN, tokenOut: TOKEN_OUT }] }],
+    })
+  })
+
+  const cases: Array<[string, string, Record<string, unknown>, Record<string, unknown>?]> = [
+    ["no maxSellAmount", "maxSellAmount is not a whole-number string: undefined", { maxSellAmount: undefined }],
+    ["maxSellAmount null", "maxSellAmount is not a whole-number string", { maxSellAmount: null }],
+    ["maxSellAmount as a JSON number", "maxSellAmount is not a whole-number string", { maxSellAmount: 1005000 }],
+    ["maxSellAmount below sellAmount", "maxSellAmount 999999 is below sellAmount 1000000", { maxSellAmount: "999999" }],
+    ["maxSellAmount beyond the executor's uint128", "maxSellAmount", { maxSellAmount: (1n << 128n).toString() }],
+    ["another buyAmount", "buyAmount 989999 is not the requested 990000", { buyAmount: "989999" }],
+    ["sellAmount missing", "sellAmount is not a whole-number string", { sellAmount: undefined }],
+    ["sellAmount 0", "sellAmount 0", { sellAmount: "0" }],
+    ["another sellToken", "sellToken", { sellToken: TOKEN_OUT }],
+    ["value sent to the router", "transaction.value 1", {}, { value: "1" }],
+  ]
+  for (const [label, message, overrides, tx] of cases) {
+    test(`refused: ${label}`, async () => {
+      server.answer(() => json(buyAnswer(overrides, tx)))
+      const error = await failureOf(source().quote(buyRequest))
+      expect(error.reason).toBe("invalid-answer")
+      expect(error.message).toContain(message)
+    })
+  }
+
+  test("no liquidity, or BUY_AMOUNT_TOO_SMALL: no route, and not a failure", async () => {
+    const s = source({ failureThreshold: 1 })
+    server.answer(() => json({ liquidityAvailable: false, zid: "0x1" }))
+    expect(await Effect.runPromise(s.quote(buyRequest))).toBeUndefined()
+    server.answer(() => json({ name: "BUY_AMOUNT_TOO_SMALL", message: "too small" }, 400))
+    expect(await Effect.runPromise(s.quote(buyRequest))).toBeUndefined()
     expect(await Effect.runPromise(s.breaker.state)).toBe("closed")
   })
 })

@@ -48,8 +48,17 @@ describe("POST /sources", () => {
       detail: null,
       tradeTypes: ["exactInput", "exactOutput"],
     }))
-    // an aggregator's answer is calldata for a fixed input: it competes on exact input only
-    const aggregators = m.aggregators.map((a) => ({ name: a.name, type: "aggregator", kind: a.kind, pools: null, healthy: true, detail: null, tradeTypes: ["exactInput"] }))
+    // a 0x-shaped aggregator is asked for exact output too (buyAmount); a KyberSwap one for exact input only
+    const aggregators = m.aggregators.map((a) => ({
+      name: a.name,
+      type: "aggregator",
+      kind: a.kind,
+      pools: null,
+      healthy: true,
+      detail: null,
+      tradeTypes: a.kind === "0x-v2" ? ["exactInput", "exactOutput"] : ["exactInput"],
+    }))
+    expect(aggregators.length).toBeGreaterThan(0)
     expect(res.body.sources).toEqual([...venues, ...aggregators])
     expect(venues.every((v) => v.pools > 0)).toBe(true)
     expect(BigInt(res.body.blockNumber)).toBeLessThanOrEqual(await s.devnet.client.getBlockNumber())

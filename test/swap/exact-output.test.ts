@@ -325,9 +325,11 @@ describe("quotes", () => {
     expect(res.body.error.message).toStartWith("amountOut: the pools cannot deliver this much GBP")
   })
 
-  test("the external aggregators do not compete on exact output: /sources says so", async () => {
+  test("/sources: venues and 0x-shaped aggregators compete on exact output, a KyberSwap one does not", async () => {
     const res = await s.post("sources", {})
-    for (const source of res.body.sources) expect(source.tradeTypes).toEqual(source.type === "venue" ? ["exactInput", "exactOutput"] : ["exactInput"])
+    for (const source of res.body.sources) {
+      expect(source.tradeTypes).toEqual(source.type === "venue" || source.kind === "0x-v2" ? ["exactInput", "exactOutput"] : ["exactInput"])
+    }
   })
 })
 

@@ -2,6 +2,7 @@
 pragma solidity 0.8.37;
 
 import "./RouteCodec.sol" as RouteCodec;
+import {ExternalRouterHop} from "./ExternalRouterHop.sol";
 import {StableHop} from "./StableHop.sol";
 import {UniswapV2Hop} from "./UniswapV2Hop.sol";
 import {UniswapV3Hop} from "./UniswapV3Hop.sol";
@@ -13,8 +14,9 @@ import {UniswapV4Hops} from "./UniswapV4Hops.sol";
 /// is delivered, straight to where it needs it (a V2 pair before its swap, a V3 pool in its
 /// callback, a PoolManager between sync and settle, this contract for a stable pool), by the
 /// hops before it, asked in turn; the first hop's input comes from the payer, within the
-/// sender's maximum. Only hops of kinds 1, 2, 3 and 6 run here.
-abstract contract ExactOutputRoute is StableHop, UniswapV2Hop, UniswapV3Hop, UniswapV4Hops {
+/// sender's maximum. Only hops of kinds 1, 2, 3, 6 and 7 run here; kind 7 (an external
+/// router buying the exact amount) only as the first hop of its split, delivering here.
+abstract contract ExactOutputRoute is StableHop, ExternalRouterHop, UniswapV2Hop, UniswapV3Hop, UniswapV4Hops {
     /// @dev Runs every split of `route` for exactly `amount` of tokenOut (pool units) in all,
     /// delivered to this contract.
     function _runRouteExactOutput(bytes calldata route, address tokenIn, address tokenOut, uint256 amount) internal {
@@ -48,7 +50,7 @@ abstract contract ExactOutputRoute is StableHop, UniswapV2Hop, UniswapV3Hop, Uni
                 do {
                     if (ptr + RouteCodec.HOP_PREFIX > end) revert InvalidRoute(RouteFault.Malformed);
                     last = ptr;
-                    ptr += _exactOutHopLength(RouteCodec.u8(ptr));
+                    ptr += _exactOutHopLength(ptr);
                 } while (--hops != 0);
                 if (ptr > end) revert InvalidRoute(RouteFault.Malformed);
                 if (RouteCodec.addr(last + 1) != tokenOut) revert InvalidRoute(RouteFault.TokenChain);
@@ -60,13 +62,16 @@ abstract contract ExactOutputRoute is StableHop, UniswapV2Hop, UniswapV3Hop, Uni
         }
     }
 
-    /// @dev The length of an exact-output hop of `kind`; other kinds (external routers, the
-    /// exact-input stable hop) are refused.
-    function _exactOutHopLength(uint256 kind) private pure returns (uint256) {
+    /// @dev The length of the exact-output hop at `ptr`; other kinds (the exact-input external
+    /// and stable hops) are refused.
+    function _exactOutHopLength(uint256 ptr) private pure returns (uint256) {
+        uint256 kind = RouteCodec.u8(ptr);
         if (kind == RouteCodec.KIND_V2) return RouteCodec.V2_HOP;
         if (kind == RouteCodec.KIND_V3) return RouteCodec.V3_HOP;
         if (kind == RouteCodec.KIND_V4) return RouteCodec.V4_HOP;
         if (kind == RouteCodec.KIND_STABLE_EXACT_OUT) return RouteCodec.STABLE_EXACT_OUT_HOP;
+        // a data length read past the route's end is caught by the callers' bounds checks
+        if (kind == RouteCodec.KIND_EXTERNAL_EXACT_OUT) return RouteCodec.EXTERNAL_EXACT_OUT_HOP + RouteCodec.u24(ptr + 57);
         revert InvalidRoute(RouteFault.Malformed);
     }
 
@@ -87,7 +92,7 @@ abstract contract ExactOutputRoute is StableHop, UniswapV2Hop, UniswapV3Hop, Uni
                 uint256 kind = RouteCodec.u8(ptr);
                 address tokenOut = RouteCodec.addr(ptr + 1);
                 if (tokenOut == address(0) || tokenOut == token) revert InvalidRoute(RouteFault.TokenChain);
-                uint256 length = _exactOutHopLength(kind);
+                uint256 length = _exactOutHopLength(ptr);
                 if (kind == RouteCodec.KIND_V4) {
                     uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
                     if (venueId != runVenue) {
@@ -120,6 +125,10 @@ abstract contract ExactOutputRoute is StableHop, UniswapV2Hop, UniswapV3Hop, Uni
             _swapV3ExactOut(last, lastIn, amount, to, start, tokenIn);
         } else if (kind == RouteCodec.KIND_V4) {
             _swapV4ExactOut(runStart, end, runIn, amount, to, start, tokenIn);
+        } else if (kind == RouteCodec.KIND_EXTERNAL_EXACT_OUT) {
+            // its input comes from the payer, its output stays here
+            if (last != start || to != address(this)) revert InvalidRoute(RouteFault.Malformed);
+            _swapExternalExactOut(last, tokenIn, amount);
         } else {
             _swapStableExactOut(last, lastIn, amount, to, start, tokenIn);
         }

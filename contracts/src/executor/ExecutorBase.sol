@@ -62,22 +62,34 @@ abstract contract ExecutorBase {
     uint160 internal constant MAX_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
     /// @dev the PoolManager's storage slot of mapping(PoolId => Pool.State)
     uint256 internal constant V4_POOLS_SLOT = 6;
+    /// @dev Uniswap's own pair and pool init code hashes (every deployment of the canonical
+    /// bytecode), named by Venue.knownHash so a hop does not read the venue's hash slot
+    bytes32 internal constant UNISWAP_V2_PAIR_HASH = 0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f;
+    bytes32 internal constant UNISWAP_V3_POOL_HASH = 0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54;
+    uint256 internal constant KNOWN_HASH_V2_PAIR = 1;
+    uint256 internal constant KNOWN_HASH_V3_POOL = 2;
     /// @dev a stable pool has 2 to MAX_STABLE_COINS coins
     uint256 internal constant MAX_STABLE_COINS = 8;
 
-    /// @dev everything execute reads from storage, in one slot
+    /// @dev everything execute reads from storage, in one slot; cachedVenues has bit `id` set
+    /// while venue `id` (< 64) is still the one the constructor registered and cached in code
+    /// (VenueRegistry), so a hop through it reads no venue slot
     struct Config {
         address feeCollector;
         uint16 protocolFeeBps;
         bool paused;
+        uint64 cachedVenues;
     }
 
-    /// @dev A venue: kind (RouteCodec.KIND_V2, _V3, _V4; 0 for none), the V2 swap fee, and the
-    /// factory, pool deployer or PoolManager, in one slot; the init code hash is in another.
+    /// @dev A venue: kind (RouteCodec.KIND_V2, _V3, _V4; 0 for none), the V2 swap fee, the
+    /// factory, pool deployer or PoolManager, and which well-known init code hash it uses
+    /// (KNOWN_HASH_*, 0 for none), in one slot; the init code hash is in another, read only
+    /// when it is none of the well-known ones.
     struct Venue {
         uint8 kind;
         uint16 feeBps;
         address factory;
+        uint8 knownHash;
     }
 
     Config internal _config;
@@ -114,6 +126,7 @@ abstract contract ExecutorBase {
         uint256 amount; // how much of it
         address payer; // who holds it: the sender (ERC-20 input, first hop) or this contract
         address pair; // the V2 pair it already sits in, when the previous hop sent it there
+        address sink; // where a split's last hop delivers: this contract, or the recipient (execute, no fee)
     }
 
     // ------------------------------------------------------------------ helpers

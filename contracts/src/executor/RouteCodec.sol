@@ -33,11 +33,19 @@ pragma solidity 0.8.37;
 // Shares are basis points of the input, summing to 10000; every split but the last gets
 // floor(amountIn * shareBps / 10000), the last gets the rest.
 //
-// Exact output (executeExactOutput) takes routes of kinds 1, 2, 3 and 6 only; execute takes
+// Exact output (executeExactOutput) takes routes of kinds 1, 2, 3, 6 and 7 only; execute takes
 // kinds 1 to 5. There the shares divide the gross output the same way, and each split runs
 // backward from the output it must deliver. Kind 6 is a stable pool hop for exact output:
 // dxHint is the least input the router computed off chain, from which the executor finds the
 // input that pays the hop's output (Curve-style pools have no exact-output exchange).
+//
+//   kind 6, stable, exact output    body = pool:address dxHint:uint128                            57 bytes
+//   kind 7, external, exact output  body = router:address maxIn:uint128 dataLength:uint24 data   60 + dataLength bytes
+//
+// Kind 7 is an allowlisted router asked to buy exactly the split's output for this contract
+// (0x's buyAmount, this contract as taker and recipient), spending at most maxIn of the
+// route's input (the aggregator's maxSellAmount): only as the first hop of a split, whose
+// output it delivers to this contract (alone in its split, or before a kind 6 hop).
 
 uint256 constant KIND_V2 = 1;
 uint256 constant KIND_V3 = 2;
@@ -45,6 +53,7 @@ uint256 constant KIND_V4 = 3;
 uint256 constant KIND_EXTERNAL = 4;
 uint256 constant KIND_STABLE = 5;
 uint256 constant KIND_STABLE_EXACT_OUT = 6;
+uint256 constant KIND_EXTERNAL_EXACT_OUT = 7;
 
 /// @dev kind + tokenOut, the prefix every hop has
 uint256 constant HOP_PREFIX = 21;
@@ -55,6 +64,8 @@ uint256 constant V4_HOP = 48;
 uint256 constant EXTERNAL_HOP = 44;
 uint256 constant STABLE_HOP = 41;
 uint256 constant STABLE_EXACT_OUT_HOP = 57;
+/// @dev an exact-output external hop without its data
+uint256 constant EXTERNAL_EXACT_OUT_HOP = 60;
 /// @dev shareBps + hopCount
 uint256 constant SPLIT_HEADER = 3;
 

@@ -10,8 +10,8 @@ import {VenueRegistry} from "./VenueRegistry.sol";
 abstract contract UniswapV2Hop is VenueRegistry {
     /// @dev The pair of `tokenA` and `tokenB` in V2 venue `venueId`.
     function _v2PairOf(uint256 venueId, address tokenA, address tokenB) internal view returns (address) {
-        (address factory,) = _venue(venueId, RouteCodec.KIND_V2);
-        return _v2Pair(factory, _venueInitCodeHash[venueId], tokenA, tokenB);
+        (address factory,, bytes32 initCodeHash) = _venuePools(venueId, RouteCodec.KIND_V2);
+        return _v2Pair(factory, initCodeHash, tokenA, tokenB);
     }
 
     function _v2Pair(address factory, bytes32 initCodeHash, address tokenA, address tokenB)
@@ -35,10 +35,10 @@ abstract contract UniswapV2Hop is VenueRegistry {
     /// @dev Swaps c.amount of c.token in the pair of V2 venue `venueId`; c.pair is that pair
     /// when the previous hop already sent the input into it.
     function _swapV2(Cursor memory c, uint256 venueId, address tokenOut, address to) internal returns (uint256 amountOut) {
-        (address factory, uint256 feeBps) = _venue(venueId, RouteCodec.KIND_V2);
         address pair = c.pair;
         bool delivered = pair != address(0);
-        if (!delivered) pair = _v2Pair(factory, _venueInitCodeHash[venueId], c.token, tokenOut);
+        (address factory, uint256 feeBps, uint256 knownHash) = _venueSlot(venueId, RouteCodec.KIND_V2);
+        if (!delivered) pair = _v2Pair(factory, _initCodeHash(venueId, knownHash), c.token, tokenOut);
         if (pair.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
         if (!delivered) _pay(c.token, c.payer, pair, c.amount);
         bool zeroForOne = c.token < tokenOut;
@@ -68,8 +68,8 @@ abstract contract UniswapV2Hop is VenueRegistry {
         {
             address tokenOut = RouteCodec.addr(last + 1);
             uint256 venueId = RouteCodec.u8(last + RouteCodec.HOP_PREFIX);
-            (address factory, uint256 feeBps) = _venue(venueId, RouteCodec.KIND_V2);
-            pair = _v2Pair(factory, _venueInitCodeHash[venueId], tokenIn, tokenOut);
+            (address factory, uint256 feeBps, bytes32 initCodeHash) = _venuePools(venueId, RouteCodec.KIND_V2);
+            pair = _v2Pair(factory, initCodeHash, tokenIn, tokenOut);
             if (pair.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
             zeroForOne = tokenIn < tokenOut;
             amountIn = _v2AmountIn(pair, zeroForOne, amountOut, feeBps);

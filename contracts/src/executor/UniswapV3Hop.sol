@@ -16,10 +16,7 @@ abstract contract UniswapV3Hop is VenueRegistry {
         internal
         returns (uint256 amountOut)
     {
-        uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
-        (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
-        address pool = _v3Pool(deployer, _venueInitCodeHash[venueId], token, tokenOut, RouteCodec.u24(ptr + 22));
-        if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        address pool = _v3PoolOf(ptr, token, tokenOut);
         if (amount > uint256(type(int256).max)) revert InvalidRoute(RouteFault.Malformed);
         amountOut = _callV3(pool, to, token < tokenOut, amount, token, payer);
         _checkCallbackTaken();
@@ -66,6 +63,14 @@ abstract contract UniswapV3Hop is VenueRegistry {
             // (int256 amount0, int256 amount1): the output is the negative one
             amountOut := sub(0, mload(add(m, mul(iszero(iszero(zeroForOne)), 0x20))))
         }
+    }
+
+    /// @dev The pool of the V3 hop at `ptr` (venue and fee after its prefix) between `tokenIn`
+    /// and `tokenOut`, which must have code.
+    function _v3PoolOf(uint256 ptr, address tokenIn, address tokenOut) private view returns (address pool) {
+        (address deployer,, bytes32 initCodeHash) = _venuePools(RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX), RouteCodec.KIND_V3);
+        pool = _v3Pool(deployer, initCodeHash, tokenIn, tokenOut, RouteCodec.u24(ptr + 22));
+        if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
     }
 
     function _v3Pool(address deployer, bytes32 initCodeHash, address tokenA, address tokenB, uint24 fee)
@@ -132,10 +137,7 @@ abstract contract UniswapV3Hop is VenueRegistry {
     /// @dev The pool of the V3 hop at `ptr` from `tokenIn`, which must have code, and the direction.
     function _v3PoolAt(uint256 ptr, address tokenIn) internal view returns (address pool, bool zeroForOne) {
         address tokenOut = RouteCodec.addr(ptr + 1);
-        uint256 venueId = RouteCodec.u8(ptr + RouteCodec.HOP_PREFIX);
-        (address deployer,) = _venue(venueId, RouteCodec.KIND_V3);
-        pool = _v3Pool(deployer, _venueInitCodeHash[venueId], tokenIn, tokenOut, RouteCodec.u24(ptr + 22));
-        if (pool.code.length == 0) revert InvalidRoute(RouteFault.UnknownPool);
+        pool = _v3PoolOf(ptr, tokenIn, tokenOut);
         zeroForOne = tokenIn < tokenOut;
     }
 

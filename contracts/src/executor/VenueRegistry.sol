@@ -21,6 +21,51 @@ abstract contract VenueRegistry is ExecutorOwner {
     /// kind 0 removes the venue: factory, initCodeHash and feeBps must be zero.
     /// The contract must not be an allowed router, USDC, this contract or zero.
     function setVenue(uint8 id, uint8 kind, address factory, bytes32 initCodeHash, uint16 feeBps) external onlyOwner {
+        _setVenue(id, kind, factory, initCodeHash, feeBps);
+    }
+
+    /// @notice A venue the constructor registers, as setVenue takes it.
+    struct InitialVenue {
+        uint8 id;
+        uint8 kind;
+        address factory;
+        bytes32 initCodeHash;
+        uint16 feeBps;
+    }
+
+    /// @dev The first CACHED_VENUES venues the constructor registers (ids below 64), each as its
+    /// _venues slot with (id | 0x100) above bit 192; 0 for none. Used while Config.cachedVenues
+    /// has the id's bit, which setVenue clears for good.
+    uint256 private immutable _cachedVenue0;
+    uint256 private immutable _cachedVenue1;
+    uint256 private immutable _cachedVenue2;
+    uint256 private constant CACHED_VENUES = 3;
+
+    /// @dev Registers `venues` as setVenue would (distinct ids, else InvalidConfig(Venue)), and
+    /// caches the first CACHED_VENUES of them in code.
+    constructor(InitialVenue[] memory venues) {
+        uint256[CACHED_VENUES] memory cached;
+        uint256 seen;
+        uint64 bits;
+        for (uint256 k; k < venues.length; ++k) {
+            InitialVenue memory v = venues[k];
+            if ((seen >> v.id) & 1 != 0) revert InvalidConfig(ConfigFault.Venue);
+            seen |= 1 << v.id;
+            uint256 packed = _setVenue(v.id, v.kind, v.factory, v.initCodeHash, v.feeBps);
+            if (k < CACHED_VENUES && v.kind != 0 && v.id < 64) {
+                cached[k] = packed | ((uint256(v.id) | 0x100) << 192);
+                bits |= uint64(1) << v.id;
+            }
+        }
+        (_cachedVenue0, _cachedVenue1, _cachedVenue2) = (cached[0], cached[1], cached[2]);
+        _config.cachedVenues = bits;
+    }
+
+    /// @dev setVenue without the owner check; returns the venue's slot as _venueSlot reads it.
+    function _setVenue(uint8 id, uint8 kind, address factory, bytes32 initCodeHash, uint16 feeBps)
+        private
+        returns (uint256 packed)
+    {
         bool ok;
         if (kind == 0) ok = factory == address(0) && initCodeHash == 0 && feeBps == 0;
         else if (kind == RouteCodec.KIND_V2) ok = initCodeHash != 0 && feeBps != 0 && feeBps < BPS;
@@ -32,9 +77,15 @@ abstract contract VenueRegistry is ExecutorOwner {
             if (previous != address(0)) --_venueUses[previous];
             if (factory != address(0)) ++_venueUses[factory];
         }
-        _venues[id] = Venue({kind: kind, feeBps: feeBps, factory: factory});
+        uint8 knownHash = initCodeHash == UNISWAP_V2_PAIR_HASH
+            ? uint8(KNOWN_HASH_V2_PAIR)
+            : initCodeHash == UNISWAP_V3_POOL_HASH ? uint8(KNOWN_HASH_V3_POOL) : 0;
+        _venues[id] = Venue({kind: kind, feeBps: feeBps, factory: factory, knownHash: knownHash});
         _venueInitCodeHash[id] = initCodeHash;
+        // the code's copy of this id, if any, is stale from now on
+        if (id < 64) _config.cachedVenues &= ~(uint64(1) << id);
         emit VenueSet(id, kind, factory, initCodeHash, feeBps);
+        return uint256(kind) | uint256(feeBps) << 8 | uint256(uint160(factory)) << 24 | uint256(knownHash) << 184;
     }
 
     /// @notice Venue `id` as setVenue registered it; kind 0 when there is none.
@@ -107,15 +158,54 @@ abstract contract VenueRegistry is ExecutorOwner {
     /// @dev The factory (pool deployer, PoolManager) and swap fee of venue `id`, which must be
     /// registered with kind `kind`; one storage read.
     function _venue(uint256 id, uint256 kind) internal view returns (address factory, uint256 feeBps) {
+        (factory, feeBps,) = _venueSlot(id, kind);
+    }
+
+    /// @dev As _venue, and the venue's pool init code hash: a well-known one without a second
+    /// storage read.
+    function _venuePools(uint256 id, uint256 kind)
+        internal
+        view
+        returns (address factory, uint256 feeBps, bytes32 initCodeHash)
+    {
+        uint256 knownHash;
+        (factory, feeBps, knownHash) = _venueSlot(id, kind);
+        initCodeHash = _initCodeHash(id, knownHash);
+    }
+
+    /// @dev The pool init code hash of venue `id`, whose slot says `knownHash`.
+    function _initCodeHash(uint256 id, uint256 knownHash) internal view returns (bytes32) {
+        if (knownHash == KNOWN_HASH_V3_POOL) return UNISWAP_V3_POOL_HASH;
+        if (knownHash == KNOWN_HASH_V2_PAIR) return UNISWAP_V2_PAIR_HASH;
+        return _venueInitCodeHash[id];
+    }
+
+    /// @dev _venue's one read (of the code's copy, while it is current, else of storage), and
+    /// the venue's knownHash.
+    function _venueSlot(uint256 id, uint256 kind) internal view returns (address factory, uint256 feeBps, uint256 knownHash) {
         uint256 packed;
-        assembly ("memory-safe") {
-            // _venues[id]: kind in the lowest byte, then feeBps (2 bytes), then the factory
-            mstore(0x00, id)
-            mstore(0x20, _venues.slot)
-            packed := sload(keccak256(0x00, 0x40))
+        // id < 256; ids from 64 on are never cached
+        if ((uint256(_config.cachedVenues) >> id) & 1 != 0) {
+            packed = _cachedVenue(id);
+        } else {
+            assembly ("memory-safe") {
+                // _venues[id]: kind in the lowest byte, then feeBps (2 bytes), the factory (20), knownHash (1)
+                mstore(0x00, id)
+                mstore(0x20, _venues.slot)
+                packed := sload(keccak256(0x00, 0x40))
+            }
         }
         if (packed & 0xff != kind) revert InvalidRoute(RouteFault.UnknownPool);
         factory = address(uint160(packed >> 24));
         feeBps = (packed >> 8) & 0xffff;
+        knownHash = (packed >> 184) & 0xff;
+    }
+
+    /// @dev The code's copy of venue `id`, whose Config.cachedVenues bit is set.
+    function _cachedVenue(uint256 id) private view returns (uint256) {
+        uint256 key = id | 0x100;
+        if (_cachedVenue0 >> 192 == key) return _cachedVenue0;
+        if (_cachedVenue1 >> 192 == key) return _cachedVenue1;
+        return _cachedVenue2;
     }
 }

@@ -15,6 +15,14 @@ contract MockAggregatorRouter {
         require(IMockRouterToken(tokenOut).transfer(to, amountOut), "pay");
     }
 
+    /// @notice An exact buy as 0x settles one: pulls the whole ceiling `maxIn` from the caller, pays
+    /// exactly `amountOut` to `to`, and pays the caller back what it did not `spend`.
+    function exactBuy(address tokenIn, address tokenOut, uint256 maxIn, uint256 spend, uint256 amountOut, address to) external {
+        require(IMockRouterToken(tokenIn).transferFrom(msg.sender, address(this), maxIn), "pull");
+        require(IMockRouterToken(tokenOut).transfer(to, amountOut), "pay");
+        require(IMockRouterToken(tokenIn).transfer(msg.sender, maxIn - spend), "refund");
+    }
+
     /// @notice Tries to pull more than the caller approved: must fail.
     function greedy(address tokenIn, uint256 amountIn) external {
         require(IMockRouterToken(tokenIn).transferFrom(msg.sender, address(this), amountIn + 1), "pull");

@@ -8,4 +8,4 @@ export {
   type DevnetAggregator,
   type DevnetAggregatorOptions,
 } from "./server.ts"
-export { makeAggregatorLiquidity, ROUTER_TX_OVERHEAD_GAS, type AggregatorLiquidity, type AggregatorPool, type LiquidityQuote } from "./liquidity.ts"
+export { makeAggregatorLiquidity, ROUTER_TX_OVERHEAD_GAS, type AggregatorLiquidity, type AggregatorPool, type LiquidityBuyQuote, type LiquidityQuote } from "./liquidity.ts"

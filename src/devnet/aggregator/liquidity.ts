@@ -1,6 +1,7 @@
 // What the devnet aggregator knows: Uniswap V3 pools on a factory of its own,
-// priced exactly by a QuoterV2 over that factory, and swapped through Uniswap's
-// SwapRouter. Both contracts are the npm artifacts, so the calldata it hands
+// priced exactly by a QuoterV2 over that factory (exact input and exact output),
+// and swapped through Uniswap's SwapRouter (exactInputSingle, exactOutputSingle).
+// Both contracts are the npm artifacts, so the calldata it hands
 // out is a real third-party router call.
 import {
   createPublicClient,
@@ -29,6 +30,15 @@ export interface AggregatorLiquidityOptions {
   /** SwapRouter over the aggregator's factory */
   readonly router: Address
   readonly pools: readonly AggregatorPool[]
+}
+
+/** The least input for an exact output through one pool. */
+export interface LiquidityBuyQuote {
+  readonly pool: AggregatorPool
+  readonly amountIn: bigint
+  /** the QuoterV2's estimate of the pool swap's gas */
+  readonly swapGas: bigint
+  readonly blockNumber: bigint
 }
 
 export interface LiquidityQuote {
@@ -76,14 +86,70 @@ export const makeAggregatorLiquidity = (options: AggregatorLiquidityOptions) => 
     }
   }
 
+  const quoteBuyOne = async (pool: AggregatorPool, tokenIn: Address, tokenOut: Address, amountOut: bigint, blockNumber: bigint) => {
+    try {
+      const { data } = await client.call({
+        to: options.quoter,
+        blockNumber,
+        data: encodeFunctionData({
+          abi: quoterAbi,
+          functionName: "quoteExactOutputSingle",
+          args: [{ tokenIn, tokenOut, amount: amountOut, fee: pool.fee, sqrtPriceLimitX96: 0n }],
+        }),
+      })
+      // without a price limit the quoter reverts unless the pool pays the whole output
+      const [amountIn, , , gasEstimate] = decodeFunctionResult({ abi: quoterAbi, functionName: "quoteExactOutputSingle", data: data! }) as readonly [bigint, bigint, number, bigint]
+      return { pool, amountIn, swapGas: gasEstimate, blockNumber }
+    } catch {
+      return undefined // the pool cannot pay this much
+    }
+  }
+
+  const poolsOf = (tokenIn: Address, tokenOut: Address) =>
+    options.pools.filter(
+      (p) => (same(p.tokens[0], tokenIn) && same(p.tokens[1], tokenOut)) || (same(p.tokens[1], tokenIn) && same(p.tokens[0], tokenOut)),
+    )
+
   return {
     router: options.router,
     client,
+    /** The single-pool quote needing the least input for an exact output, or undefined when no pool of the pair can pay it. */
+    quoteBuy: async (tokenIn: Address, tokenOut: Address, amountOut: bigint): Promise<LiquidityBuyQuote | undefined> => {
+      const pools = poolsOf(tokenIn, tokenOut)
+      if (pools.length === 0 || amountOut <= 0n) return undefined
+      const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
+      const quotes = await Promise.all(pools.map((p) => quoteBuyOne(p, tokenIn, tokenOut, amountOut, blockNumber)))
+      return quotes.reduce<LiquidityBuyQuote | undefined>((best, q) => (q !== undefined && (best === undefined || q.amountIn < best.amountIn) ? q : best), undefined)
+    },
+    /** SwapRouter.exactOutputSingle: pays `recipient` exactly `amountOut`, pulling from the caller what that needs, at most `amountInMaximum` (the rest never leaves the caller). */
+    encodeBuy: (params: {
+      readonly pool: AggregatorPool
+      readonly tokenIn: Address
+      readonly tokenOut: Address
+      readonly amountOut: bigint
+      readonly amountInMaximum: bigint
+      readonly recipient: Address
+      readonly deadline: bigint
+    }): Hex =>
+      encodeFunctionData({
+        abi: routerAbi,
+        functionName: "exactOutputSingle",
+        args: [
+          {
+            tokenIn: getAddress(params.tokenIn),
+            tokenOut: getAddress(params.tokenOut),
+            fee: params.pool.fee,
+            recipient: getAddress(params.recipient),
+            deadline: params.deadline,
+            amountOut: params.amountOut,
+            amountInMaximum: params.amountInMaximum,
+            sqrtPriceLimitX96: 0n,
+          },
+        ],
+      }),
     /** The best single-pool quote for an exact input, or undefined when no pool of the pair can take it. */
     quote: async (tokenIn: Address, tokenOut: Address, amountIn: bigint): Promise<LiquidityQuote | undefined> => {
-      const pools = options.pools.filter(
-        (p) => (same(p.tokens[0], tokenIn) && same(p.tokens[1], tokenOut)) || (same(p.tokens[1], tokenIn) && same(p.tokens[0], tokenOut)),
-      )
+      const pools = poolsOf(tokenIn, tokenOut)
       if (pools.length === 0 || amountIn <= 0n) return undefined
       const blockNumber = await client.getBlockNumber({ cacheTime: 0 })
       const quotes = await Promise.all(pools.map((p) => quoteOne(p, tokenIn, tokenOut, amountIn, blockNumber)))

@@ -1,10 +1,13 @@
 // The devnet's aggregator: an HTTP server speaking the 0x Swap API v2
 // allowance-holder shape (GET /swap/allowance-holder/quote), quoting the pools
-// only it knows and answering with real SwapRouter calldata. Tests steer it
+// only it knows and answering with real SwapRouter calldata: exact input for a
+// sellAmount, exact output for a buyAmount (0x's "Exact Buy": maxSellAmount is
+// the input with the slippage on top, the most the taker must cover; the router
+// takes only what the swap needs). Tests steer it
 // into being slow, failing, lying or down, in process or through
 // POST /admin/mode.
 import { randomBytes } from "node:crypto"
-import { getAddress, isAddress, type Address } from "viem"
+import { getAddress, isAddress, type Address, type Hex } from "viem"
 import { makeAggregatorLiquidity, ROUTER_TX_OVERHEAD_GAS, type AggregatorLiquidityOptions } from "./liquidity.ts"
 
 /** The API shape the server speaks, as AGGREGATORS names it. */
@@ -20,7 +23,7 @@ export type AggregatorMode =
   | { readonly mode: "slow"; readonly delayMs?: number }
   /** every quote answered 500 */
   | { readonly mode: "failing" }
-  /** quotes `lieBps` (default 100) more than the calldata delivers */
+  /** quotes `lieBps` (default 100) more than the calldata delivers (buys: that much less input than it takes) */
   | { readonly mode: "lying"; readonly lieBps?: number }
   /** not listening: connections are refused (only in process; the port is kept for coming back) */
   | { readonly mode: "down" }
@@ -83,10 +86,16 @@ export const startDevnetAggregator = (options: DevnetAggregatorOptions): DevnetA
     const taker = q.get("taker")
     const recipient = q.get("recipient") ?? taker
     const sellAmount = q.get("sellAmount")
+    const buyAmount = q.get("buyAmount")
     for (const [field, value] of [["sellToken", sellToken], ["buyToken", buyToken], ["taker", taker], ["recipient", recipient]] as const) {
       if (value === null || !isAddress(value, { strict: false })) return invalid(`${field} must be an address`, field)
     }
-    if (!isAmount(sellAmount) || BigInt(sellAmount) === 0n) return invalid("sellAmount must be a positive integer", "sellAmount")
+    // 0x: exactly one of sellAmount (exact input) and buyAmount (exact output, "Exact Buy")
+    if (sellAmount !== null && buyAmount !== null) return invalid("only one of sellAmount and buyAmount may be given", "buyAmount")
+    const buying = buyAmount !== null
+    const amountText = buying ? buyAmount : sellAmount
+    const amountField = buying ? "buyAmount" : "sellAmount"
+    if (!isAmount(amountText) || BigInt(amountText) === 0n) return invalid(`${amountField} must be a positive integer`, amountField)
     const slippageText = q.get("slippageBps")
     if (slippageText !== null && !/^\d{1,4}$/.test(slippageText)) return invalid("slippageBps must be an integer from 0 to 10000", "slippageBps")
     const slippageBps = slippageText === null ? SLIPPAGE_DEFAULT_BPS : BigInt(slippageText)
@@ -94,54 +103,64 @@ export const startDevnetAggregator = (options: DevnetAggregatorOptions): DevnetA
 
     const tokenIn = getAddress(sellToken!)
     const tokenOut = getAddress(buyToken!)
-    const amountIn = BigInt(sellAmount)
+    const amount = BigInt(amountText)
+    const deadline = BigInt(Math.floor(Date.now() / 1000)) + DEADLINE_SECONDS
     const [found, holdings, gasPrice] = await Promise.all([
-      liquidity.quote(tokenIn, tokenOut, amountIn),
+      buying ? liquidity.quoteBuy(tokenIn, tokenOut, amount) : liquidity.quote(tokenIn, tokenOut, amount),
       liquidity.holdings(tokenIn, getAddress(taker!)),
       liquidity.gasPrice(),
     ])
     if (found === undefined) return json(200, { liquidityAvailable: false, zid: zid() })
 
-    const delivered = found.amountOut
-    const minimum = (delivered * (10_000n - slippageBps)) / 10_000n
-    // a lying aggregator inflates what it quotes; its calldata still delivers the pool's output
-    const quoted = current.mode === "lying" ? (delivered * (10_000n + BigInt(current.lieBps ?? 100))) / 10_000n : delivered
-    const quotedMinimum = current.mode === "lying" ? (quoted * (10_000n - slippageBps)) / 10_000n : minimum
-    const data = liquidity.encodeSwap({
-      pool: found.pool,
-      tokenIn,
-      tokenOut,
-      amountIn,
-      amountOutMinimum: minimum,
-      recipient: getAddress(recipient!),
-      deadline: BigInt(Math.floor(Date.now() / 1000)) + DEADLINE_SECONDS,
-    })
+    let trade: { readonly sellAmount: bigint; readonly buyAmount: bigint; readonly minBuyAmount: bigint; readonly maxSellAmount?: bigint; readonly data: Hex }
+    if ("amountIn" in found) {
+      // exact output: the pool's least input, and the most the taker covers (its balance and
+      // allowance) with the slippage on top; the router pulls only what the swap needs. A lying
+      // aggregator quotes less input than its calldata takes (its ceiling follows the lie: the
+      // calldata fails outright when the lie is larger than the slippage)
+      const need = found.amountIn
+      const quoted = current.mode === "lying" ? (need * (10_000n - BigInt(current.lieBps ?? 100))) / 10_000n : need
+      const maxSellAmount = (quoted * (10_000n + slippageBps) + 9_999n) / 10_000n
+      const data = liquidity.encodeBuy({ pool: found.pool, tokenIn, tokenOut, amountOut: amount, amountInMaximum: maxSellAmount, recipient: getAddress(recipient!), deadline })
+      trade = { sellAmount: quoted, buyAmount: amount, minBuyAmount: amount, maxSellAmount, data }
+    } else {
+      const delivered = found.amountOut
+      const minimum = (delivered * (10_000n - slippageBps)) / 10_000n
+      // a lying aggregator inflates what it quotes; its calldata still delivers the pool's output
+      const quoted = current.mode === "lying" ? (delivered * (10_000n + BigInt(current.lieBps ?? 100))) / 10_000n : delivered
+      const quotedMinimum = current.mode === "lying" ? (quoted * (10_000n - slippageBps)) / 10_000n : minimum
+      const data = liquidity.encodeSwap({ pool: found.pool, tokenIn, tokenOut, amountIn: amount, amountOutMinimum: minimum, recipient: getAddress(recipient!), deadline })
+      trade = { sellAmount: amount, buyAmount: quoted, minBuyAmount: quotedMinimum, data }
+    }
+    // what the taker must hold and allow: the ceiling of a buy, the input of a sell
+    const covers = trade.maxSellAmount ?? trade.sellAmount
     const gas = ROUTER_TX_OVERHEAD_GAS + found.swapGas
     const router = liquidity.router
     const symbol = (a: Address) => options.symbols?.get(a.toLowerCase()) ?? ""
     return json(200, {
       allowanceTarget: router,
       blockNumber: found.blockNumber.toString(),
-      buyAmount: quoted.toString(),
+      buyAmount: trade.buyAmount.toString(),
       buyToken: tokenOut,
       chainId: options.chainId,
       fees: { integratorFee: null, zeroExFee: null, gasFee: null },
       issues: {
-        allowance: holdings.allowance < amountIn ? { actual: holdings.allowance.toString(), spender: router } : null,
-        balance: holdings.balance < amountIn ? { token: tokenIn, actual: holdings.balance.toString(), expected: amountIn.toString() } : null,
-        simulationIncomplete: holdings.balance < amountIn || holdings.allowance < amountIn,
+        allowance: holdings.allowance < covers ? { actual: holdings.allowance.toString(), spender: router } : null,
+        balance: holdings.balance < covers ? { token: tokenIn, actual: holdings.balance.toString(), expected: covers.toString() } : null,
+        simulationIncomplete: holdings.balance < covers || holdings.allowance < covers,
         invalidSourcesPassed: [],
       },
       liquidityAvailable: true,
-      minBuyAmount: quotedMinimum.toString(),
+      ...(trade.maxSellAmount !== undefined ? { maxSellAmount: trade.maxSellAmount.toString() } : {}),
+      minBuyAmount: trade.minBuyAmount.toString(),
       route: {
         fills: [{ from: tokenIn, to: tokenOut, source: "Uniswap_V3", proportionBps: "10000" }],
         tokens: [{ address: tokenIn, symbol: symbol(tokenIn) }, { address: tokenOut, symbol: symbol(tokenOut) }],
       },
-      sellAmount: amountIn.toString(),
+      sellAmount: trade.sellAmount.toString(),
       sellToken: tokenIn,
       totalNetworkFee: (gas * gasPrice).toString(),
-      transaction: { to: router, data, gas: gas.toString(), gasPrice: gasPrice.toString(), value: "0" },
+      transaction: { to: router, data: trade.data, gas: gas.toString(), gasPrice: gasPrice.toString(), value: "0" },
       zid: zid(),
     })
   }

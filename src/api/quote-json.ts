@@ -1,0 +1,83 @@
+// The /quote answer's JSON, written directly: the same text QuoteResponseJson
+// encodes to (test/api/quote-json.test.ts holds them equal on generated answers),
+// at a fraction of the cost of walking the Schema on every request. An answer the
+// Schema would refuse (a field out of its range or of the wrong type) is not
+// written here: `undefined` sends it through the Schema, which names the fault.
+import { ARC_CHAIN_IDS, checksum, type QuoteResponse, type RouteEntry } from "../domain/index.ts"
+
+const chainIds: ReadonlySet<number> = new Set(ARC_CHAIN_IDS)
+
+const within = (n: unknown, min: number, max: number): boolean => Number.isInteger(n) && (n as number) >= min && (n as number) <= max
+const isAmount = (n: unknown): n is bigint => typeof n === "bigint"
+const isAddress = (a: unknown): a is string => typeof a === "string" && a.length === 42
+
+const routeFits = (route: ReadonlyArray<RouteEntry>): boolean => {
+  if (!Array.isArray(route)) return false
+  for (const entry of route) {
+    if (!within(entry.shareBps, 1, 10_000) || !Array.isArray(entry.hops)) return false
+    for (const hop of entry.hops) {
+      if (typeof hop.dex !== "string" || (hop.pool !== null && typeof hop.pool !== "string") || !isAddress(hop.tokenIn) || !isAddress(hop.tokenOut)) return false
+    }
+  }
+  return true
+}
+
+/** Whether every field holds what QuoteResponseJson accepts (the Schema's own checks, no more). */
+const fits = (q: QuoteResponse): boolean =>
+  chainIds.has(q.chainId) &&
+  isAddress(q.tokenIn) &&
+  isAddress(q.tokenOut) &&
+  (q.tradeType === "exactInput" || q.tradeType === "exactOutput") &&
+  isAmount(q.amountIn) &&
+  isAmount(q.maxAmountIn) &&
+  isAmount(q.amountOut) &&
+  isAmount(q.minAmountOut) &&
+  within(q.slippageBps, 0, 2_000) &&
+  isAmount(q.grossAmountOut) &&
+  isAddress(q.fees.token) &&
+  within(q.fees.protocolBps, 0, 10_000) &&
+  isAmount(q.fees.protocolAmount) &&
+  within(q.fees.partnerBps, 0, 100) &&
+  isAmount(q.fees.partnerAmount) &&
+  (q.fees.partnerRecipient === null || isAddress(q.fees.partnerRecipient)) &&
+  (q.priceImpactBps === null || Number.isInteger(q.priceImpactBps)) &&
+  (q.gasEstimate === null || isAmount(q.gasEstimate)) &&
+  (q.gasCost === null || (isAmount(q.gasCost.native) && isAmount(q.gasCost.usdc) && (q.gasCost.tokenOut === null || isAmount(q.gasCost.tokenOut)))) &&
+  routeFits(q.route) &&
+  isAmount(q.blockNumber)
+
+/** The 200 body of POST /quote as QuoteResponseJson writes it, or undefined when the Schema must judge the answer. */
+export const quoteJson = (q: QuoteResponse, quoteId: string, requestId: string): string | undefined => {
+  if (!fits(q) || typeof quoteId !== "string" || typeof requestId !== "string") return undefined
+  const { fees, gasCost } = q
+  return JSON.stringify({
+    chainId: q.chainId,
+    tokenIn: checksum(q.tokenIn),
+    tokenOut: checksum(q.tokenOut),
+    tradeType: q.tradeType,
+    amountIn: q.amountIn.toString(),
+    maxAmountIn: q.maxAmountIn.toString(),
+    amountOut: q.amountOut.toString(),
+    minAmountOut: q.minAmountOut.toString(),
+    slippageBps: q.slippageBps,
+    grossAmountOut: q.grossAmountOut.toString(),
+    fees: {
+      token: checksum(fees.token),
+      protocolBps: fees.protocolBps,
+      protocolAmount: fees.protocolAmount.toString(),
+      partnerBps: fees.partnerBps,
+      partnerAmount: fees.partnerAmount.toString(),
+      partnerRecipient: fees.partnerRecipient === null ? null : checksum(fees.partnerRecipient),
+    },
+    priceImpactBps: q.priceImpactBps,
+    gasEstimate: q.gasEstimate === null ? null : q.gasEstimate.toString(),
+    gasCost: gasCost === null ? null : { native: gasCost.native.toString(), usdc: gasCost.usdc.toString(), tokenOut: gasCost.tokenOut === null ? null : gasCost.tokenOut.toString() },
+    route: q.route.map((entry) => ({
+      shareBps: entry.shareBps,
+      hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
+    })),
+    blockNumber: q.blockNumber.toString(),
+    quoteId,
+    requestId,
+  })
+}
