@@ -13,7 +13,7 @@ import type { SwapOrder } from "../domain/index.ts"
 import { minAmountOut } from "../pricer/index.ts"
 import { MarketState } from "../market/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import { InvalidRequest, NoRoute, type QuoteError } from "./errors.ts"
+import { InvalidRequest, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
 import { permitToSign } from "./permit.ts"
 import { latestWorld, type QuoteServices } from "./quote.ts"
@@ -53,13 +53,13 @@ interface OrderAmounts {
 }
 
 /** The quote's amounts net of the relayer fee too: exact input's output pays the relayer first. */
-const amountsOf = (request: GaslessQuoteRequest, pricing: OrderPricing): Effect.Effect<OrderAmounts, NoRoute> => {
+const amountsOf = (request: GaslessQuoteRequest, pricing: OrderPricing): Effect.Effect<OrderAmounts, InvalidRequest> => {
   const { quote, relayerFee } = pricing
   if (request.tradeType === "exactOutput") {
     return Effect.succeed({ amountIn: quote.amountIn, maxAmountIn: quote.maxAmountIn, amountOut: request.amountOut, minAmountOut: request.amountOut })
   }
   if (quote.amountOut <= relayerFee) {
-    return Effect.fail(new NoRoute({ message: `amountIn: the swap pays ${quote.amountOut} of tokenOut after fees, which does not cover the relayer fee of ${relayerFee}; swap a larger amount` }))
+    return Effect.fail(new InvalidRequest({ message: `amountIn: the swap pays ${quote.amountOut} of tokenOut after fees, which does not cover the relayer fee of ${relayerFee}; swap a larger amount` }))
   }
   const amountOut = quote.amountOut - relayerFee
   return Effect.succeed({ amountIn: request.amountIn, maxAmountIn: request.amountIn, amountOut, minAmountOut: minAmountOut(amountOut, request.slippageBps) })

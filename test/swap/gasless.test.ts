@@ -363,6 +363,11 @@ describe("refusals, each naming its field", () => {
     }
   }, 60_000)
 
+  test("the quote: an amount whose output does not cover the relayer fee (amountIn)", async () => {
+    // 0.003 EURC buys less WETH than the relayer fee (about $0.008 of gas)
+    expectRefusal(await quote(wallet, { amountIn: "3000" }), 400, "amountIn")
+  })
+
   test("the quote: native tokenIn (tokenIn), no sender (sender), aggregators only (includeSources)", async () => {
     expectRefusal(await s.post("gasless/quote", { tokenIn: "0x0000000000000000000000000000000000000000", tokenOut: s.token("EURC"), amountIn: "1000", sender: wallet.address }), 400, "tokenIn")
     expectRefusal(await s.post("gasless/quote", { tokenIn: s.token("EURC"), tokenOut: s.token("WETH"), amountIn: "1000" }), 400, "sender")
