@@ -88,6 +88,7 @@ const demo = (api: { readonly baseUrl: string }) =>
         `API key: ${key}`,
         `  (demo key in ${store.kind === "sqlite" ? store.path : `the DATABASE_URL ${store.kind} store`}; the next bun start revokes it)`,
         `try: curl -s -X POST ${api.baseUrl}/quote -H 'x-api-key: ${key}' -H 'content-type: application/json' -d '${body}'`,
+        ...(Option.isSome(relayer) ? ["and a gasless swap from an account holding no USDC: bun examples/gasless.ts"] : []),
         "Ctrl-C stops everything.",
       ].join("\n"),
     )
