@@ -15,6 +15,7 @@ const subjects: Subject[] = [
   { name: "executor-gas", run: async () => (await import("./executor-gas.ts")).run() },
   { name: "api-edge", run: async () => (await import("./api-edge.ts")).run() },
   { name: "api", run: async () => (await import("./api.ts")).run() },
+  { name: "gasless", run: async () => (await import("./gasless.ts")).run() },
   { name: "key-lookup", run: async () => (await import("./key-lookup.ts")).run() },
   { name: "market", run: async () => (await import("./market.ts")).run() },
   { name: "sources", run: async () => (await import("./sources.ts")).run() },

@@ -8,7 +8,7 @@
 // that starts again follows what was recorded and never signs an order twice;
 // instances sharing one Postgres and one account take nonces from one row, in turn.
 import * as SqlClient from "@effect/sql/SqlClient"
-import { Cause, Clock, Duration, Effect, Either, Layer, Metric, Redacted, Schedule } from "effect"
+import { Cause, Clock, Duration, Effect, Either, Layer, Metric, Queue, Redacted } from "effect"
 import { getAddress, keccak256, parseTransaction, type Address, type Hex, type TransactionSerializableEIP1559 } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import type { RpcError } from "../chain/index.ts"
@@ -39,6 +39,8 @@ export interface RelayerSettings {
   readonly privateKey: Hex | Redacted.Redacted<string>
   /** how often the actor looks at the chain and the database, ms (default 1000) */
   readonly pollIntervalMs?: number
+  /** how often orders in flight are looked at, ms (default 200, at most pollIntervalMs); a new order wakes the actor at once */
+  readonly followIntervalMs?: number
   /** a transaction not mined after this many blocks is replaced (default 3) */
   readonly replaceAfterBlocks?: number
   /** … or after this long, ms, whichever comes first: a devnet mines only on demand (default 30000) */
@@ -77,6 +79,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
     const account = privateKeyToAccount(keyOf(settings.privateKey))
     const address = account.address
     const pollMs = settings.pollIntervalMs ?? 1_000
+    const followMs = settings.followIntervalMs ?? 200
     const replaceAfterBlocks = BigInt(settings.replaceAfterBlocks ?? 3)
     const replaceAfterMs = settings.replaceAfterMs ?? 30_000
     const retryAfterSeconds = settings.retryAfterSeconds ?? 30
@@ -222,6 +225,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
                 )),
         )
       }
+      return claimed.length > 0
     })
 
     // ---- following submitted orders
@@ -296,7 +300,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
     const follow = Effect.gen(function* () {
       const submitted = yield* sql<OrderRow>`SELECT ${orderColumns(sql)} FROM relayer_orders
         WHERE status = 'submitted' AND relayer = ${address} ORDER BY nonce`
-      if (submitted.length === 0) return
+      if (submitted.length === 0) return false
       // read before the receipts: a nonce mined by then whose transactions have no receipt was used by another
       const mined = yield* node.nonce(address, "latest")
       const head = yield* node.head
@@ -331,22 +335,28 @@ export const makeRelayer = (settings: RelayerSettings) =>
           yield* broadcast(last.raw as Hex, last.hash as Hex, row.trade_hash)
         }
       }
+      return true
     })
 
     // ---- the actor
 
+    /** One round: expiries, the orders in flight, new orders; whether any order is in flight or was sent. */
     const tick = Effect.gen(function* () {
       yield* expire(yield* Clock.currentTimeMillis)
-      yield* follow
-      if (Either.isRight(yield* Effect.either(balanceCheck))) yield* claimAndSend
+      const following = yield* follow
+      const sent = Either.isRight(yield* Effect.either(balanceCheck)) ? yield* claimAndSend : false
+      return following || sent
     }).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("relayer: a poll failed; tried again on the next one", cause)),
+      Effect.catchAllCause((cause) => Effect.as(Effect.logWarning("relayer: a poll failed; tried again on the next one", cause), false)),
     )
+    // an accepted order wakes the actor at once; while orders are in flight it looks again sooner
+    const wake = yield* Queue.sliding<void>(1)
+    const pause = (busy: boolean) => Effect.race(Effect.sleep(Duration.millis(busy ? Math.min(pollMs, followMs) : pollMs)), Queue.take(wake))
     // claims of orders this instance has not sent are given back when it stops, once the actor has
     // stopped (finalizers run last to first)
     yield* Effect.addFinalizer(() =>
       Effect.ignore(sql`UPDATE relayer_orders SET claimed_by = NULL WHERE claimed_by = ${me} AND status = 'pending'`))
-    yield* Effect.forkScoped(Effect.repeat(tick, Schedule.spaced(Duration.millis(pollMs))))
+    yield* Effect.forkScoped(Effect.forever(Effect.flatMap(tick, pause)))
 
     const queryTimeoutMs = settings.queryTimeoutMs ?? 2_000
     const bounded = <A, E>(what: string, self: Effect.Effect<A, E>): Effect.Effect<A, E | OrderStoreFailure> =>
@@ -365,7 +375,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
           if (existing !== undefined) return existing
           yield* readiness
           const inserted = yield* insertOrder(sql, { ...order, tradeHash }, yield* Clock.currentTimeMillis)
-          if (inserted) yield* countStatus("pending")
+          if (inserted) yield* Effect.zipRight(countStatus("pending"), Queue.offer(wake, undefined))
           const record = yield* findOrder(sql, tradeHash)
           return record!
         })),

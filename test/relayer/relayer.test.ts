@@ -91,6 +91,28 @@ describe.each(Object.keys(databases) as (keyof typeof databases)[])("the relayer
     }
   })
 
+  test("an accepted order wakes the relayer: sent and confirmed long before its next poll", async () => {
+    const account = await fundedRelayer(chain)
+    // the actor's first poll runs at start; the next would be a minute later
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey, pollIntervalMs: 60_000 }, emitterPlanner(account.address))
+    try {
+      await Bun.sleep(300)
+      const order = await signedOrder()
+      const started = performance.now()
+      await running.run(running.relayer.accept(order))
+      let record = await running.run(running.relayer.find(order.tradeHash))
+      while (record?.status !== "confirmed" && performance.now() - started < 10_000) {
+        await Bun.sleep(25)
+        record = await running.run(running.relayer.find(order.tradeHash))
+      }
+      expect(record?.status).toBe("confirmed")
+      expect(performance.now() - started).toBeLessThan(10_000)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("a transaction that succeeds without the order's OrderFilled event: confirmed, amounts unknown", async () => {
     const account = await fundedRelayer(chain)
     const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address, {
