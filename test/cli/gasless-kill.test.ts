@@ -3,7 +3,8 @@
 // database: the order ends `confirmed`, sent once. The devnet mines only when
 // told, so the order's transaction is still waiting when the service dies,
 // and again when the next one starts; the chain then shows one transaction
-// from the relayer and one OrderFilled for the order.
+// from the relayer and one OrderFilled for the order, and the same signed
+// order replayed to the restarted service answers its tradeHash, unsent.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import { join, resolve } from "node:path"
@@ -83,11 +84,12 @@ describe("a gasless order across a SIGKILL of the service", () => {
 
     // from here on blocks come only when asked: the order's transaction waits in the pool
     await automine(false)
-    const submitted = await post("gasless/submit", {
+    const signed = {
       order: q.body.order.typedData.message,
       signature: await wallet.signTypedData(q.body.order.typedData),
       permit: { signature: await wallet.signTypedData(q.body.permit.typedData) },
-    })
+    }
+    const submitted = await post("gasless/submit", signed)
     expect(submitted.status, JSON.stringify(submitted.body)).toBe(200)
     const tradeHash = submitted.body.tradeHash as Hex
     let status: any
@@ -132,6 +134,13 @@ describe("a gasless order across a SIGKILL of the service", () => {
     expect(BigInt(status.amountOut)).toBe(filled[0]!.args.amountOut!)
     expect(await client.readContract({ address: weth, abi: erc20Abi, functionName: "balanceOf", args: [wallet.address] })).toBe(wethBefore + filled[0]!.args.amountOut!)
     expect(await client.getBalance({ address: wallet.address })).toBe(0n)
+
+    // the same signed order replayed to the restarted service: its tradeHash, never a second send
+    const replayed = await post("gasless/submit", signed)
+    expect(replayed.status).toBe(200)
+    expect(replayed.body).toMatchObject({ tradeHash, status: "confirmed" })
+    await Bun.sleep(500)
+    expect(await client.getTransactionCount({ address: devnetRelayer.address })).toBe(nonceBefore + 1)
 
     second.proc.kill("SIGTERM")
     expect(await second.proc.exited).toBe(0)
