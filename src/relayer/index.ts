@@ -15,7 +15,7 @@ export {
 export { RelayerLive, makeRelayer, type RelayerSettings } from "./relayer.ts"
 export { RelayerNode, makeRelayerNode, type Head, type Receipt, type RelayerNodeShape } from "./node.ts"
 export { bump, initialFees, replacementFees, type Fees } from "./fees.ts"
-export { findOrderFill, orderFilledAbi, type OrderFill } from "./order-filled.ts"
+export { findOrderFill, type OrderFill } from "./order-filled.ts"
 export { RelayerMetrics } from "./metrics.ts"
 export { describeRevert } from "./revert-reason.ts"
 export { RELAYER_MIGRATIONS_TABLE } from "./order-table.ts"

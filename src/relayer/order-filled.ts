@@ -1,10 +1,8 @@
 // The executor's OrderFilled event: what an order paid and received, read from
-// the receipt of the transaction that filled it.
-import { parseAbi, parseEventLogs, type Hex, type Log } from "viem"
-
-export const orderFilledAbi = parseAbi([
-  "event OrderFilled(bytes32 indexed orderHash, address indexed sender, address indexed relayer, uint256 amountIn, uint256 amountOut, uint256 relayerFee)",
-])
+// the receipt of the transaction that filled it (decoded by the chain room's
+// one decoder of the event).
+import type { Address, Hex, Log } from "viem"
+import { decodeOrderFilled } from "../chain/index.ts"
 
 export interface OrderFill {
   readonly amountIn: bigint
@@ -12,9 +10,17 @@ export interface OrderFill {
   readonly relayerFee: bigint
 }
 
-/** The fill of order `tradeHash` among `logs`, if one of them is its OrderFilled event. */
-export const findOrderFill = (logs: readonly Log[], tradeHash: Hex): OrderFill | undefined => {
-  const events = parseEventLogs({ abi: orderFilledAbi, eventName: "OrderFilled", logs: logs as Log[], strict: true })
-  const event = events.find((e) => e.args.orderHash.toLowerCase() === tradeHash.toLowerCase())
-  return event === undefined ? undefined : { amountIn: event.args.amountIn, amountOut: event.args.amountOut, relayerFee: event.args.relayerFee }
+/**
+ * The fill of order `tradeHash` among `logs`: its OrderFilled event as emitted by `emitter`, the
+ * contract the transaction called (a token or pool on the route could emit a look-alike).
+ */
+export const findOrderFill = (logs: readonly Log[], tradeHash: Hex, emitter: Address): OrderFill | undefined => {
+  for (const log of logs) {
+    if (log.address.toLowerCase() !== emitter.toLowerCase()) continue
+    const event = decodeOrderFilled(log)
+    if (event !== undefined && event.orderHash.toLowerCase() === tradeHash.toLowerCase()) {
+      return { amountIn: event.amountIn, amountOut: event.amountOut, relayerFee: event.relayerFee }
+    }
+  }
+  return undefined
 }

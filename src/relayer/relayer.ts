@@ -232,7 +232,8 @@ export const makeRelayer = (settings: RelayerSettings) =>
 
     const settle = (row: OrderRow, tx: TransactionRow, receipt: Receipt, now: number) =>
       Effect.gen(function* () {
-        const fill = receipt.success ? findOrderFill(receipt.logs, row.trade_hash as Hex) : undefined
+        const called = parseTransaction(tx.raw as Hex).to
+        const fill = receipt.success && called != null ? findOrderFill(receipt.logs, row.trade_hash as Hex, called) : undefined
         if (receipt.success && fill === undefined) {
           yield* Effect.logWarning("relayer: the order's transaction succeeded without an OrderFilled event").pipe(
             Effect.annotateLogs({ tradeHash: row.trade_hash, hash: tx.hash }))

@@ -5,7 +5,7 @@
 // Postgres schema, torn down (their actor interrupted) when asked.
 import * as SqlClient from "@effect/sql/SqlClient"
 import { Effect, Exit, Layer, Scope, type Context } from "effect"
-import { concat, encodeAbiParameters, encodeErrorResult, getAddress, hashTypedData, pad, toEventSelector, type Address, type Hex } from "viem"
+import { concat, encodeAbiParameters, encodeErrorResult, getAddress, hashTypedData, pad, parseAbiItem, toEventSelector, type Address, type Hex } from "viem"
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts"
 import { parseDatabaseUrl } from "../../src/config/index.ts"
 import { Database } from "../../src/database/index.ts"
@@ -14,7 +14,6 @@ import { ARC_CHAIN_ID, swapOrderTypedData, type SwapOrder } from "../../src/doma
 import {
   OrderPlanFailure,
   OrderPlanner,
-  orderFilledAbi,
   Relayer,
   RelayerLive,
   RelayerNode,
@@ -184,8 +183,10 @@ export const waitFor = async (
   }
 }
 
+const ORDER_FILLED_EVENT_ITEM = parseAbiItem("event OrderFilled(bytes32 indexed orderHash, address indexed sender, address indexed relayer, uint256 amountIn, uint256 amountOut, uint256 relayerFee)")
+
 /** The OrderFilled events the chain holds for `tradeHash`. */
 export const fillsOnChain = async (chain: RelayerChain, tradeHash: Hex) =>
-  chain.client.getLogs({ address: EMITTER, event: orderFilledAbi[0], args: { orderHash: tradeHash }, fromBlock: 0n, toBlock: "latest" })
+  chain.client.getLogs({ address: EMITTER, event: ORDER_FILLED_EVENT_ITEM, args: { orderHash: tradeHash }, fromBlock: 0n, toBlock: "latest" })
 
 export const relayerNonce = (chain: RelayerChain, address: Address) => chain.client.getTransactionCount({ address, blockTag: "latest" })
