@@ -5,7 +5,8 @@
 // Bun.serve handler; this measures the product. With BENCH_BASE_ROOT set to a
 // checkout of an earlier commit (its own node_modules), that build and this one
 // each serve the same devnet from a child process, and /quote with every amount
-// new is measured on both and on bare Bun.serve in the same interleaved rounds.
+// new is measured on both and on bare Bun.serve in the same interleaved rounds,
+// then /swap on both.
 import { Effect, Either, Layer, Metric } from "effect"
 import { erc20Abi, maxUint256, type Address } from "viem"
 import { mkdtempSync, rmSync } from "node:fs"
@@ -145,7 +146,8 @@ export async function run(): Promise<Measurement[]> {
 
 /**
  * /quote with every amount new on this build and on the one at `baseRoot`, each served from a
- * child process over this devnet, beside bare Bun.serve: BUILD_ROUNDS interleaved rounds, medians.
+ * child process over this devnet, beside bare Bun.serve; then /swap on both: BUILD_ROUNDS
+ * interleaved rounds each, medians.
  */
 const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>, baseRoot: string): Promise<Measurement[]> => {
   const manifestFile = join(tmpdir(), `bench-manifest-${process.pid}.json`)
@@ -188,6 +190,30 @@ const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn:
       })
     })
     rows.push({ name: "/quote every amount new, this build over the build before", value: Math.round((buildRps[0]! / buildRps[1]!) * 100) / 100, unit: "x", note: "throughput ratio, same rounds" })
+    // /swap as the in-process rows ask it (the 4 trades, 4 senders), on each build, interleaved
+    const swaps = (keys: readonly string[]) =>
+      keys.map((key, i) => rawPost("/api/v1/swap", JSON.stringify({ ...trades[i % trades.length]!, sender: testAccounts[i % 4]!.address }), { "x-api-key": key }))
+    const swapP50: number[][] = servers.map(() => [])
+    const swapRps: number[][] = servers.map(() => [])
+    const swapBad: number[] = servers.map(() => 0)
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
+      for (const [i, s] of servers.entries()) {
+        const r = await load({ port: s.server.port, requests: swaps(s.server.keys), connections: 16, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
+        swapP50[i]!.push(r.p50)
+        swapRps[i]!.push(r.rps)
+        swapBad[i]! += r.non200 + r.errors
+      }
+    }
+    const medianP50 = swapP50.map((xs) => percentile(xs, 50))
+    servers.forEach((s, i) => {
+      rows.push({
+        name: `/swap p50 @16 conns (${s.label})`,
+        value: Math.round(medianP50[i]! * 1000) / 1000,
+        unit: "ms",
+        note: swapBad[i]! > 0 ? `${swapBad[i]} failed responses` : `${Math.round(percentile(swapRps[i]!, 50))} req/s; median of ${BUILD_ROUNDS} interleaved rounds; child process`,
+      })
+    })
+    rows.push({ name: "/swap p50 @16 conns, the build before over this build", value: Math.round((medianP50[1]! / medianP50[0]!) * 100) / 100, unit: "x", note: "latency ratio, same rounds" })
     return rows
   } finally {
     for (const s of servers) await s.server.stop()
