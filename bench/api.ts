@@ -9,7 +9,7 @@
 // then /swap on both.
 import { Effect, Either, Layer, Metric } from "effect"
 import { erc20Abi, maxUint256, type Address } from "viem"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApiServer } from "../src/api/index.ts"
@@ -110,7 +110,7 @@ export async function run(): Promise<Measurement[]> {
       const bareSat = await load({ ...spec("quote", 64), port: bare.port!, requests: [rawPost("/", JSON.stringify(trades[0]), {})] }).finally(() => bare.stop(true))
       const gasSearch = await simulationCost(devnet, settings, api.baseUrl, keys[0]!)
       const perSwap = await executionsPerSwap(api.baseUrl, keys[0]!, trades)
-      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT)
+      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT, devnet.node.pid)
       const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
         r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
       const rnd = (v: number) => Math.round(v * 1000) / 1000
@@ -144,12 +144,30 @@ export async function run(): Promise<Measurement[]> {
   }
 }
 
+/** CPU time a process has used, ms (Linux /proc; 0 elsewhere). */
+const cpuMs = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}
+/** USER_HZ: the unit of /proc's CPU times on Linux */
+const CLOCK_TICKS = 100
+
 /**
  * /quote with every amount new on this build and on the one at `baseRoot`, each served from a
  * child process over this devnet, beside bare Bun.serve; then /swap on both: BUILD_ROUNDS
  * interleaved rounds each, medians.
  */
-const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>, baseRoot: string): Promise<Measurement[]> => {
+const compareBuilds = async (
+  manifest: unknown,
+  trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>,
+  baseRoot: string,
+  nodePid: number,
+): Promise<Measurement[]> => {
   const manifestFile = join(tmpdir(), `bench-manifest-${process.pid}.json`)
   await Bun.write(manifestFile, JSON.stringify(manifest))
   const servers: Array<{ label: string; server: BuildServer }> = []
@@ -196,9 +214,20 @@ const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn:
     const swapP50: number[][] = servers.map(() => [])
     const swapRps: number[][] = servers.map(() => [])
     const swapBad: number[] = servers.map(() => 0)
+    // CPU per /swap: the build's own process, the node, and this process (the devnet's base fee relay
+    // forwards every RPC request to the node), over the load's warm-up and measured window together
+    const cpu = servers.map(() => ({ server: 0, node: 0, relay: 0, swaps: 0 }))
+    const warmupMs = 1_000
+    const durationMs = 3_000
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, s] of servers.entries()) {
-        const r = await load({ port: s.server.port, requests: swaps(s.server.keys), connections: 16, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
+        const before = { server: cpuMs(s.server.pid), node: cpuMs(nodePid), relay: process.cpuUsage() }
+        const r = await load({ port: s.server.port, requests: swaps(s.server.keys), connections: 16, warmupMs, durationMs, maxRequests: 200_000 })
+        const relay = process.cpuUsage(before.relay)
+        cpu[i]!.server += cpuMs(s.server.pid) - before.server
+        cpu[i]!.node += cpuMs(nodePid) - before.node
+        cpu[i]!.relay += (relay.user + relay.system) / 1_000
+        cpu[i]!.swaps += (r.rps * (warmupMs + durationMs)) / 1_000
         swapP50[i]!.push(r.p50)
         swapRps[i]!.push(r.rps)
         swapBad[i]! += r.non200 + r.errors
@@ -211,6 +240,15 @@ const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn:
         value: Math.round(medianP50[i]! * 1000) / 1000,
         unit: "ms",
         note: swapBad[i]! > 0 ? `${swapBad[i]} failed responses` : `${Math.round(percentile(swapRps[i]!, 50))} req/s; median of ${BUILD_ROUNDS} interleaved rounds; child process`,
+      })
+    })
+    servers.forEach((s, i) => {
+      const per = (ms: number) => Math.round((ms / cpu[i]!.swaps) * 1000) / 1000
+      rows.push({
+        name: `CPU per /swap @16 conns (${s.label})`,
+        value: per(cpu[i]!.server),
+        unit: "ms",
+        note: `the server's process; the node ${per(cpu[i]!.node)} ms, the devnet relay (bench process) ${per(cpu[i]!.relay)} ms; 2 cores shared with the load`,
       })
     })
     rows.push({ name: "/swap p50 @16 conns, the build before over this build", value: Math.round((medianP50[1]! / medianP50[0]!) * 100) / 100, unit: "x", note: "latency ratio, same rounds" })
