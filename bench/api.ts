@@ -187,11 +187,13 @@ const compareBuilds = async (
     ]
     const rps: number[][] = jobs.map(() => [])
     const bad: number[] = jobs.map(() => 0)
+    const firstBad: Array<string | undefined> = jobs.map(() => undefined)
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, job] of jobs.entries()) {
         const r = await load({ ...job, connections: 64, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
         rps[i]!.push(r.rps)
         bad[i]! += r.non200 + r.errors
+        firstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
       }
     }
     const [bareRps, ...buildRps] = rps.map((xs) => percentile(xs, 50)) as [number, ...number[]]
@@ -204,7 +206,7 @@ const compareBuilds = async (
         unit: "%",
         target: `>= ${SHARE_FLOOR_PCT}`,
         met: share >= SHARE_FLOOR_PCT && bad[i + 1] === 0,
-        note: bad[i + 1]! > 0 ? `${bad[i + 1]} failed responses` : `${Math.round(buildRps[i]!)} req/s @64 conns; aim ${SHARE_AIM_PCT}%; child process`,
+        note: bad[i + 1]! > 0 ? `${bad[i + 1]} failed responses; first: ${firstBad[i + 1]}` : `${Math.round(buildRps[i]!)} req/s @64 conns; aim ${SHARE_AIM_PCT}%; child process`,
       })
     })
     rows.push({ name: "/quote every amount new, this build over the build before", value: Math.round((buildRps[0]! / buildRps[1]!) * 100) / 100, unit: "x", note: "throughput ratio, same rounds" })
@@ -214,6 +216,7 @@ const compareBuilds = async (
     const swapP50: number[][] = servers.map(() => [])
     const swapRps: number[][] = servers.map(() => [])
     const swapBad: number[] = servers.map(() => 0)
+    const swapFirstBad: Array<string | undefined> = servers.map(() => undefined)
     // CPU per /swap: the build's own process, the node, and this process (the devnet's base fee relay
     // forwards every RPC request to the node), over the load's warm-up and measured window together
     const cpu = servers.map(() => ({ server: 0, node: 0, relay: 0, swaps: 0 }))
@@ -231,6 +234,7 @@ const compareBuilds = async (
         swapP50[i]!.push(r.p50)
         swapRps[i]!.push(r.rps)
         swapBad[i]! += r.non200 + r.errors
+        swapFirstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
       }
     }
     const medianP50 = swapP50.map((xs) => percentile(xs, 50))
@@ -239,7 +243,7 @@ const compareBuilds = async (
         name: `/swap p50 @16 conns (${s.label})`,
         value: Math.round(medianP50[i]! * 1000) / 1000,
         unit: "ms",
-        note: swapBad[i]! > 0 ? `${swapBad[i]} failed responses` : `${Math.round(percentile(swapRps[i]!, 50))} req/s; median of ${BUILD_ROUNDS} interleaved rounds; child process`,
+        note: swapBad[i]! > 0 ? `${swapBad[i]} failed responses; first: ${swapFirstBad[i]}` : `${Math.round(percentile(swapRps[i]!, 50))} req/s; median of ${BUILD_ROUNDS} interleaved rounds; child process`,
       })
     })
     servers.forEach((s, i) => {
