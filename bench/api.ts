@@ -5,10 +5,11 @@
 // Bun.serve handler; this measures the product. With BENCH_BASE_ROOT set to a
 // checkout of an earlier commit (its own node_modules), that build and this one
 // each serve the same devnet from a child process, and /quote with every amount
-// new is measured on both and on bare Bun.serve in the same interleaved rounds.
+// new is measured on both and on bare Bun.serve in the same interleaved rounds,
+// then /swap on both.
 import { Effect, Either, Layer, Metric } from "effect"
 import { erc20Abi, maxUint256, type Address } from "viem"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApiServer } from "../src/api/index.ts"
@@ -109,7 +110,7 @@ export async function run(): Promise<Measurement[]> {
       const bareSat = await load({ ...spec("quote", 64), port: bare.port!, requests: [rawPost("/", JSON.stringify(trades[0]), {})] }).finally(() => bare.stop(true))
       const gasSearch = await simulationCost(devnet, settings, api.baseUrl, keys[0]!)
       const perSwap = await executionsPerSwap(api.baseUrl, keys[0]!, trades)
-      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT)
+      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT, devnet.node.pid)
       const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
         r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
       const rnd = (v: number) => Math.round(v * 1000) / 1000
@@ -143,11 +144,30 @@ export async function run(): Promise<Measurement[]> {
   }
 }
 
+/** CPU time a process has used, ms (Linux /proc; 0 elsewhere). */
+const cpuMs = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
+}
+/** USER_HZ: the unit of /proc's CPU times on Linux */
+const CLOCK_TICKS = 100
+
 /**
  * /quote with every amount new on this build and on the one at `baseRoot`, each served from a
- * child process over this devnet, beside bare Bun.serve: BUILD_ROUNDS interleaved rounds, medians.
+ * child process over this devnet, beside bare Bun.serve; then /swap on both: BUILD_ROUNDS
+ * interleaved rounds each, medians.
  */
-const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>, baseRoot: string): Promise<Measurement[]> => {
+const compareBuilds = async (
+  manifest: unknown,
+  trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>,
+  baseRoot: string,
+  nodePid: number,
+): Promise<Measurement[]> => {
   const manifestFile = join(tmpdir(), `bench-manifest-${process.pid}.json`)
   await Bun.write(manifestFile, JSON.stringify(manifest))
   const servers: Array<{ label: string; server: BuildServer }> = []
@@ -167,11 +187,13 @@ const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn:
     ]
     const rps: number[][] = jobs.map(() => [])
     const bad: number[] = jobs.map(() => 0)
+    const firstBad: Array<string | undefined> = jobs.map(() => undefined)
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, job] of jobs.entries()) {
         const r = await load({ ...job, connections: 64, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
         rps[i]!.push(r.rps)
         bad[i]! += r.non200 + r.errors
+        firstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
       }
     }
     const [bareRps, ...buildRps] = rps.map((xs) => percentile(xs, 50)) as [number, ...number[]]
@@ -184,10 +206,56 @@ const compareBuilds = async (manifest: unknown, trades: ReadonlyArray<{ tokenIn:
         unit: "%",
         target: `>= ${SHARE_FLOOR_PCT}`,
         met: share >= SHARE_FLOOR_PCT && bad[i + 1] === 0,
-        note: bad[i + 1]! > 0 ? `${bad[i + 1]} failed responses` : `${Math.round(buildRps[i]!)} req/s @64 conns; aim ${SHARE_AIM_PCT}%; child process`,
+        note: bad[i + 1]! > 0 ? `${bad[i + 1]} failed responses; first: ${firstBad[i + 1]}` : `${Math.round(buildRps[i]!)} req/s @64 conns; aim ${SHARE_AIM_PCT}%; child process`,
       })
     })
     rows.push({ name: "/quote every amount new, this build over the build before", value: Math.round((buildRps[0]! / buildRps[1]!) * 100) / 100, unit: "x", note: "throughput ratio, same rounds" })
+    // /swap as the in-process rows ask it (the 4 trades, 4 senders), on each build, interleaved
+    const swaps = (keys: readonly string[]) =>
+      keys.map((key, i) => rawPost("/api/v1/swap", JSON.stringify({ ...trades[i % trades.length]!, sender: testAccounts[i % 4]!.address }), { "x-api-key": key }))
+    const swapP50: number[][] = servers.map(() => [])
+    const swapRps: number[][] = servers.map(() => [])
+    const swapBad: number[] = servers.map(() => 0)
+    const swapFirstBad: Array<string | undefined> = servers.map(() => undefined)
+    // CPU per /swap: the build's own process, the node, and this process (the devnet's base fee relay
+    // forwards every RPC request to the node), over the load's warm-up and measured window together
+    const cpu = servers.map(() => ({ server: 0, node: 0, relay: 0, swaps: 0 }))
+    const warmupMs = 1_000
+    const durationMs = 3_000
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
+      for (const [i, s] of servers.entries()) {
+        const before = { server: cpuMs(s.server.pid), node: cpuMs(nodePid), relay: process.cpuUsage() }
+        const r = await load({ port: s.server.port, requests: swaps(s.server.keys), connections: 16, warmupMs, durationMs, maxRequests: 200_000 })
+        const relay = process.cpuUsage(before.relay)
+        cpu[i]!.server += cpuMs(s.server.pid) - before.server
+        cpu[i]!.node += cpuMs(nodePid) - before.node
+        cpu[i]!.relay += (relay.user + relay.system) / 1_000
+        cpu[i]!.swaps += (r.rps * (warmupMs + durationMs)) / 1_000
+        swapP50[i]!.push(r.p50)
+        swapRps[i]!.push(r.rps)
+        swapBad[i]! += r.non200 + r.errors
+        swapFirstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
+      }
+    }
+    const medianP50 = swapP50.map((xs) => percentile(xs, 50))
+    servers.forEach((s, i) => {
+      rows.push({
+        name: `/swap p50 @16 conns (${s.label})`,
+        value: Math.round(medianP50[i]! * 1000) / 1000,
+        unit: "ms",
+        note: swapBad[i]! > 0 ? `${swapBad[i]} failed responses; first: ${swapFirstBad[i]}` : `${Math.round(percentile(swapRps[i]!, 50))} req/s; median of ${BUILD_ROUNDS} interleaved rounds; child process`,
+      })
+    })
+    servers.forEach((s, i) => {
+      const per = (ms: number) => Math.round((ms / cpu[i]!.swaps) * 1000) / 1000
+      rows.push({
+        name: `CPU per /swap @16 conns (${s.label})`,
+        value: per(cpu[i]!.server),
+        unit: "ms",
+        note: `the server's process; the node ${per(cpu[i]!.node)} ms, the devnet relay (bench process) ${per(cpu[i]!.relay)} ms; 2 cores shared with the load`,
+      })
+    })
+    rows.push({ name: "/swap p50 @16 conns, the build before over this build", value: Math.round((medianP50[1]! / medianP50[0]!) * 100) / 100, unit: "x", note: "latency ratio, same rounds" })
     return rows
   } finally {
     for (const s of servers) await s.server.stop()

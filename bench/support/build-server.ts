@@ -18,6 +18,8 @@ export interface BuildServerSpec {
 
 export interface BuildServer {
   readonly port: number
+  /** the child process serving the build */
+  readonly pid: number
   readonly keys: readonly string[]
   readonly stop: () => Promise<void>
 }
@@ -39,6 +41,7 @@ export const startBuildServer = async (spec: BuildServerSpec): Promise<BuildServ
   const started = JSON.parse(text.split("\n")[0]!) as { port: number; keys: string[] }
   return {
     ...started,
+    pid: child.pid,
     stop: async () => {
       child.stdin.end()
       const killer = setTimeout(() => child.kill("SIGKILL"), 10_000)

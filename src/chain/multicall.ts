@@ -14,6 +14,7 @@ import {
   type ContractFunctionReturnType,
   type Hex,
 } from "viem"
+import { decodeAggregate3, encodeAggregate3 } from "./aggregate3.ts"
 import { RpcError, rpcLimits } from "./rpc-error.ts"
 
 /** One read for a Multicall3 batch: where, what, and how to decode the answer. */
@@ -48,35 +49,6 @@ export const read = <
   }
 }
 
-const MULTICALL3_ABI = [
-  {
-    type: "function",
-    name: "aggregate3",
-    stateMutability: "payable",
-    inputs: [
-      {
-        name: "calls",
-        type: "tuple[]",
-        components: [
-          { name: "target", type: "address" },
-          { name: "allowFailure", type: "bool" },
-          { name: "callData", type: "bytes" },
-        ],
-      },
-    ],
-    outputs: [
-      {
-        name: "returnData",
-        type: "tuple[]",
-        components: [
-          { name: "success", type: "bool" },
-          { name: "returnData", type: "bytes" },
-        ],
-      },
-    ],
-  },
-] as const
-
 const chunk = <A>(items: readonly A[], size: number): A[][] => {
   const out: A[][] = []
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size))
@@ -91,14 +63,10 @@ export const makeMulticall = (
 ) => {
   const aggregate = (reads: readonly Read<unknown>[], number: bigint | undefined) =>
     Effect.gen(function* () {
-      const data = encodeFunctionData({
-        abi: MULTICALL3_ABI,
-        functionName: "aggregate3",
-        args: [reads.map((r) => ({ target: r.target, allowFailure: true, callData: r.callData }))],
-      })
+      const data = encodeAggregate3(reads)
       const returned = yield* call({ to: multicall3, data, ...(number !== undefined ? { blockNumber: number } : {}) })
       const results = yield* Effect.try({
-        try: () => decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: "aggregate3", data: returned }),
+        try: () => decodeAggregate3(returned),
         catch: (e) => new RpcError({ reason: "decode", method: "Multicall3.aggregate3", message: String(e) }),
       })
       if (results.length !== reads.length) {

@@ -6,7 +6,9 @@
 // failure as a tagged RpcError (rpc-error.ts), counted in rpc_errors_total by
 // method and reason.
 import { Context, Effect, Layer, Metric } from "effect"
+import { getNodeError } from "viem/utils"
 import {
+  BaseError,
   createPublicClient,
   defineChain,
   hexToBigInt,
@@ -18,11 +20,13 @@ import {
   type PublicClient,
   type StateOverride,
   type Transport,
+  UnknownNodeError,
 } from "viem"
 import { endpointLabels, makeEndpoints } from "./endpoints.ts"
 import { makeLogWalker, type LogRangeOptions } from "./log-ranges.ts"
 import { makeMulticall, type Read, type ReadResult, type ReadValue } from "./multicall.ts"
 import { RpcError, rpcErrors } from "./rpc-error.ts"
+import { simulatedCall, simulateParams, type SimulatedCallRpc } from "./simulate-request.ts"
 
 export interface RpcConfig {
   /** endpoints in order of preference; later ones are used when earlier ones fail */
@@ -240,32 +244,22 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     })
 
     const simulate = Effect.fn("Rpc.simulate")(function* (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) {
-      const result = yield* attempt("eth_simulateV1", (client) =>
-        client.simulateBlocks({
-          ...(options?.blockNumber !== undefined ? { blockNumber: options.blockNumber } : {}),
-          blocks: blocks.map((block) => ({
-            ...(block.blockOverrides !== undefined ? { blockOverrides: block.blockOverrides } : {}),
-            ...(block.stateOverrides !== undefined ? { stateOverrides: block.stateOverrides } : {}),
-            calls: block.calls.map((c) => ({
-              to: c.to,
-              data: c.data,
-              ...(c.from !== undefined ? { account: c.from } : {}),
-              ...(c.value !== undefined ? { value: c.value } : {}),
-              ...(c.gas !== undefined ? { gas: c.gas } : {}),
-            })),
-          })),
-        }),
-      )
-      if (result.length !== blocks.length || result.some((block, i) => block.calls.length !== blocks[i]!.calls.length)) {
+      const result = yield* attempt("eth_simulateV1", async (client) => {
+        try {
+          return (await (client.request as (args: { method: string; params: unknown }) => Promise<unknown>)({
+            method: "eth_simulateV1",
+            params: simulateParams(blocks, options?.blockNumber),
+          })) as ReadonlyArray<{ readonly calls?: readonly SimulatedCallRpc[] }>
+        } catch (cause) {
+          // the node's error as viem's simulateBlocks gives it (a revert, a fee too low, …)
+          const error = getNodeError(cause as BaseError, {})
+          throw error instanceof UnknownNodeError ? cause : error
+        }
+      })
+      if (!Array.isArray(result) || result.length !== blocks.length || result.some((block, i) => !Array.isArray(block?.calls) || block.calls.length !== blocks[i]!.calls.length)) {
         return yield* new RpcError({ reason: "decode", method: "eth_simulateV1", message: "the answer does not have one result per call" })
       }
-      return result.map((block) =>
-        block.calls.map((c): SimulatedCall => ({
-          success: c.status === "success",
-          data: (c as { data?: Hex }).data ?? "0x",
-          gasUsed: c.gasUsed,
-        })),
-      )
+      return result.map((block) => block.calls!.map((c: SimulatedCallRpc): SimulatedCall => simulatedCall(c)))
     })
 
     const estimateGas = Effect.fn("Rpc.estimateGas")(function* (params: EstimateGasParams) {

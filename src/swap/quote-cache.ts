@@ -1,12 +1,22 @@
-// Quotes shared within a block: the same request against the same market
+// Requests priced within a block: the same request against the same market
+// snapshot prices the same, so its pricing (every candidate route, and the
+// answer /quote gave) is kept until the next block. /quote answers from it, and
+// /swap, priced again at the head, takes its candidates from it instead of
+// searching the routes once more (clients are told to share one quote for a few
+// seconds; this does it for them).
 import { fixedAmount, type QuoteRequest, type QuoteResponse } from "../domain/index.ts"
-// snapshot prices the same, so its answer is kept until the next block
-// (clients are told to share one quote for a few seconds; this does it for them).
+import type { Priced } from "../pricer/index.ts"
+
+/** A request's pricing at one block, and the best route's answer once /quote gave it. */
+export interface CachedPricing {
+  readonly priced: Priced
+  response: QuoteResponse | undefined
+}
 
 export interface QuoteCache {
-  /** the answer given to this request at this block, if any */
-  readonly get: (blockNumber: bigint, request: QuoteRequest) => QuoteResponse | undefined
-  readonly set: (blockNumber: bigint, request: QuoteRequest, response: QuoteResponse) => void
+  /** the pricing of this request at this block, if any */
+  readonly get: (blockNumber: bigint, request: QuoteRequest) => CachedPricing | undefined
+  readonly set: (blockNumber: bigint, request: QuoteRequest, entry: CachedPricing) => void
 }
 
 const keyOf = (r: QuoteRequest): string =>
@@ -14,9 +24,9 @@ const keyOf = (r: QuoteRequest): string =>
 
 export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
   let block = -1n
-  let entries = new Map<string, QuoteResponse>()
+  let entries = new Map<string, CachedPricing>()
   const at = (blockNumber: bigint) => {
-    // a new block makes every earlier answer stale
+    // a new block makes every earlier pricing stale
     if (blockNumber !== block) {
       block = blockNumber
       entries = new Map()
@@ -25,11 +35,11 @@ export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
   }
   return {
     get: (blockNumber, request) => (blockNumber === block ? entries.get(keyOf(request)) : undefined),
-    set: (blockNumber, request, response) => {
+    set: (blockNumber, request, entry) => {
       if (blockNumber < block) return
       const map = at(blockNumber)
       if (map.size >= maxEntries) map.clear()
-      map.set(keyOf(request), response)
+      map.set(keyOf(request), entry)
     },
   }
 }

@@ -9,7 +9,7 @@ import { price, sourceRequest, type Priced, type PricingTokens, type Refusal, ty
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
-import { makeQuoteCache, type QuoteCache } from "./quote-cache.ts"
+import { makeQuoteCache, type CachedPricing, type QuoteCache } from "./quote-cache.ts"
 import type { World, QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
 /** A World older than this (no successful refresh) is not quoted on. */
@@ -157,28 +157,40 @@ const externalAnswers = (
 export const priceRequest = (services: QuoteServices, request: QuoteRequest, options: { readonly sender?: Address } = {}): Effect.Effect<Priced, QuoteError> =>
   Effect.flatMap(latestWorld(services.market), (world) => pricedOn(services, world, request, options))
 
-/** The request priced on `world`: the tokens, the external sources' answers, the pricer. */
+/**
+ * The request priced on `world`: the tokens, the external sources' answers, the pricer; or the
+ * pricing already made for it within the World's block (the quote cache, kept when every source
+ * is a function of the World).
+ */
 export const pricedOn = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<Priced, QuoteError> =>
-  Effect.flatMap(services.tokensOf(world, request), (tokens) =>
+  Effect.map(cachedPricing(services, world, request, options), (entry) => entry.priced)
+
+const cachedPricing = (services: QuoteServices, world: World, request: QuoteRequest, options: { readonly sender?: Address }): Effect.Effect<CachedPricing, QuoteError> => {
+  const cache = services.quoteCache
+  const hit = cache?.get(world.blockNumber, request)
+  if (hit !== undefined) return Effect.succeed(hit)
+  return Effect.flatMap(services.tokensOf(world, request), (tokens) =>
     Effect.flatMap(externalAnswers(services.sources, world, tokens, request, options.sender), (external) => {
       const priced = price(world, tokens, request, external, { maxPriceImpactBps: services.maxPriceImpactBps })
-      return "kind" in priced ? Effect.fail(refused(priced)) : Effect.succeed(priced)
+      if ("kind" in priced) return Effect.fail(refused(priced))
+      const entry: CachedPricing = { priced, response: undefined }
+      cache?.set(world.blockNumber, request, entry)
+      return Effect.succeed(entry)
     }),
   )
+}
 
 /**
  * The best route's quote, its source's win counted: one read of the latest World, and the answer
  * already given within its block when there is one.
  */
 export const quoteProgram = (services: QuoteServices, request: QuoteRequest): Effect.Effect<QuoteResponse, QuoteError> =>
-  Effect.flatMap(latestWorld(services.market), (world) => {
-    const cache = services.quoteCache
-    const hit = cache?.get(world.blockNumber, request)
-    if (hit !== undefined) return Effect.succeed(hit)
-    return Effect.flatMap(pricedOn(services, world, request, {}), (priced) => {
-      const best = priced.candidates[0]!
-      const response = priced.respond(best)
-      cache?.set(world.blockNumber, request, response)
+  Effect.flatMap(latestWorld(services.market), (world) =>
+    Effect.flatMap(cachedPricing(services, world, request, {}), (entry) => {
+      if (entry.response !== undefined) return Effect.succeed(entry.response)
+      const best = entry.priced.candidates[0]!
+      const response = entry.priced.respond(best)
+      entry.response = response
       return Effect.as(countSource("wins", best.source), response)
-    })
-  })
+    }),
+  )
