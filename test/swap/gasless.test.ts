@@ -301,6 +301,11 @@ describe("refusals, each naming its field", () => {
     expectRefusal(await submit(q.order.typedData.message, await wallet.signTypedData(typedData), await permitSignature()), 400, "signature")
   })
 
+  test("a signature for another executor (signature)", async () => {
+    const typedData = { ...q.order.typedData, domain: { ...q.order.typedData.domain, verifyingContract: s.manifest.multicall3 } }
+    expectRefusal(await submit(q.order.typedData.message, await wallet.signTypedData(typedData), await permitSignature()), 400, "signature")
+  })
+
   test("an expired order (order.deadline)", async () => {
     const typedData = { ...q.order.typedData, message: { ...q.order.typedData.message, deadline: String(Math.floor(Date.now() / 1000) - 60) } }
     expectRefusal(await submit(typedData.message, await wallet.signTypedData(typedData)), 400, "order.deadline")
