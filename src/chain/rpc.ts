@@ -141,6 +141,11 @@ export interface RpcService {
     reads: R,
     options?: { readonly blockNumber?: bigint; readonly batchSize?: number },
   ) => Effect.Effect<{ readonly [K in keyof R]: ReadResult<ReadValue<R[K]>> }, RpcError>
+  /**
+   * Any other request (a service's own: the relayer's sends, receipts, nonces), through the same
+   * endpoints, failover, limits and metrics: `f` is given one endpoint's client at a time.
+   */
+  readonly request: <A>(method: string, f: (client: PublicClient<Transport, Chain>) => Promise<A>) => Effect.Effect<A, RpcError>
 }
 
 
@@ -289,6 +294,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       simulate,
       estimateGas,
       multicall,
+      request: attempt,
     } satisfies RpcService
   })
 

@@ -1,18 +1,10 @@
 // The chain as the relayer needs it: the head, the account's balance and
-// nonces, raw transactions sent, receipts read. One viem public client over the
-// node's URL; every failure an RpcError of the chain room.
+// nonces, raw transactions sent, receipts read. Through the chain room's
+// endpoints (the service's own, with their failover and limits); every failure
+// an RpcError.
 import { Context, Effect, Layer } from "effect"
-import {
-  createPublicClient,
-  defineChain,
-  http,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-  type Address,
-  type Hex,
-  type Log,
-} from "viem"
-import { RpcError, toRpcError } from "../chain/index.ts"
+import { TransactionNotFoundError, TransactionReceiptNotFoundError, zeroAddress, type Address, type Hex, type Log } from "viem"
+import { makeRpc, Rpc, type RpcError, type RpcService } from "../chain/index.ts"
 
 export interface Head {
   readonly number: bigint
@@ -49,60 +41,49 @@ export interface RelayerNodeShape {
   readonly knows: (hash: Hex) => Effect.Effect<boolean, RpcError>
 }
 
+/** The relayer's requests, each through `rpc`'s endpoints. */
+export const makeRelayerNode = (rpc: RpcService): RelayerNodeShape => ({
+  chainId: rpc.chainId,
+  head: Effect.map(rpc.getBlock(), (block) => ({ number: block.number, timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas })),
+  tip: rpc.request("eth_maxPriorityFeePerGas", (client) => client.estimateMaxPriorityFeePerGas()),
+  balance: (address) => rpc.request("eth_getBalance", (client) => client.getBalance({ address })),
+  nonce: (address, tag) => Effect.map(rpc.request("eth_getTransactionCount", (client) => client.getTransactionCount({ address, blockTag: tag })), BigInt),
+  send: (raw) => rpc.request("eth_sendRawTransaction", (client) => client.request({ method: "eth_sendRawTransaction", params: [raw] })),
+  receipt: (hash) =>
+    rpc.request("eth_getTransactionReceipt", (client) =>
+      client.getTransactionReceipt({ hash }).then(
+        (r): Receipt => ({ success: r.status === "success", blockNumber: r.blockNumber, gasUsed: r.gasUsed, effectiveGasPrice: r.effectiveGasPrice, logs: r.logs }),
+        (e) => {
+          if (e instanceof TransactionReceiptNotFoundError) return undefined
+          throw e
+        },
+      )),
+  revertData: (call, blockNumber) =>
+    rpc.request("eth_call", (client) => client.call({ account: call.from, to: call.to, data: call.data, gas: call.gas, blockNumber })).pipe(
+      Effect.as(undefined),
+      Effect.catchIf((e) => e.reason === "revert", (e) => Effect.succeed(e.revertData ?? "0x")),
+    ),
+  knows: (hash) =>
+    rpc.request("eth_getTransactionByHash", (client) =>
+      client.getTransaction({ hash }).then(
+        () => true,
+        (e) => {
+          if (e instanceof TransactionNotFoundError) return false
+          throw e
+        },
+      )),
+})
+
 export class RelayerNode extends Context.Tag("relayer/RelayerNode")<RelayerNode, RelayerNodeShape>() {
-  /** The node at `url`, checked to serve `chainId`. */
-  static readonly layer = (options: { readonly url: string; readonly chainId: number; readonly timeoutMs?: number }): Layer.Layer<RelayerNode, RpcError> =>
-    Layer.effect(RelayerNode, makeRelayerNode(options))
+  /** Over the service's chain endpoints (failover, rate limits and metrics shared with every other request). */
+  static readonly fromRpc: Layer.Layer<RelayerNode, never, Rpc> = Layer.effect(RelayerNode, Effect.map(Rpc, makeRelayerNode))
+  /** Over the nodes at `urls` (in order of preference), checked to serve `chainId`. */
+  static readonly layer = (options: { readonly urls: readonly string[]; readonly chainId: number; readonly timeoutMs?: number }): Layer.Layer<RelayerNode, RpcError> =>
+    Layer.effect(
+      RelayerNode,
+      Effect.map(
+        makeRpc({ urls: options.urls, chainId: options.chainId, multicall3: zeroAddress, ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}) }),
+        makeRelayerNode,
+      ),
+    )
 }
-
-export const makeRelayerNode = (options: { readonly url: string; readonly chainId: number; readonly timeoutMs?: number }): Effect.Effect<RelayerNodeShape, RpcError> =>
-  Effect.gen(function* () {
-    const chain = defineChain({
-      id: options.chainId,
-      name: `chain ${options.chainId}`,
-      nativeCurrency: { name: "USDC", symbol: "USDC", decimals: 18 },
-      rpcUrls: { default: { http: [options.url] } },
-    })
-    const client = createPublicClient({ chain, transport: http(options.url, { timeout: options.timeoutMs ?? 5_000, retryCount: 0, batch: false }), cacheTime: 0 })
-    const attempt = <A>(method: string, f: () => Promise<A>) => Effect.tryPromise({ try: f, catch: toRpcError(method) })
-
-    const served = yield* attempt("eth_chainId", () => client.getChainId())
-    if (served !== options.chainId) {
-      return yield* new RpcError({ reason: "chain-mismatch", method: "eth_chainId", message: `the endpoint serves chain ${served}, expected ${options.chainId}` })
-    }
-    return {
-      chainId: options.chainId,
-      head: Effect.map(attempt("eth_getBlockByNumber", () => client.getBlock({ blockTag: "latest" })), (block) => ({
-        number: block.number,
-        timestamp: block.timestamp,
-        baseFeePerGas: block.baseFeePerGas ?? 0n,
-      })),
-      tip: attempt("eth_maxPriorityFeePerGas", () => client.estimateMaxPriorityFeePerGas()),
-      balance: (address) => attempt("eth_getBalance", () => client.getBalance({ address })),
-      nonce: (address, tag) => Effect.map(attempt("eth_getTransactionCount", () => client.getTransactionCount({ address, blockTag: tag })), BigInt),
-      send: (raw) => attempt("eth_sendRawTransaction", () => client.request({ method: "eth_sendRawTransaction", params: [raw] })),
-      receipt: (hash) =>
-        attempt("eth_getTransactionReceipt", () =>
-          client.getTransactionReceipt({ hash }).then(
-            (r): Receipt => ({ success: r.status === "success", blockNumber: r.blockNumber, gasUsed: r.gasUsed, effectiveGasPrice: r.effectiveGasPrice, logs: r.logs }),
-            (e) => {
-              if (e instanceof TransactionReceiptNotFoundError) return undefined
-              throw e
-            },
-          )),
-      revertData: (call, blockNumber) =>
-        attempt("eth_call", () => client.call({ account: call.from, to: call.to, data: call.data, gas: call.gas, blockNumber })).pipe(
-          Effect.as(undefined),
-          Effect.catchIf((e) => e.reason === "revert", (e) => Effect.succeed(e.revertData ?? "0x")),
-        ),
-      knows: (hash) =>
-        attempt("eth_getTransactionByHash", () =>
-          client.getTransaction({ hash }).then(
-            () => true,
-            (e) => {
-              if (e instanceof TransactionNotFoundError) return false
-              throw e
-            },
-          )),
-    } satisfies RelayerNodeShape
-  })

@@ -118,7 +118,7 @@ const gaslessLayer = (settings: ChainSettings, relayer: RelayerSettings, databas
   )
   const relayerService = RelayerLive({ privateKey: relayer.privateKey }).pipe(
     Layer.provide(planner),
-    Layer.provide(RelayerNode.layer({ url: settings.rpcUrls[0]!, chainId: settings.chainId })),
+    Layer.provide(RelayerNode.fromRpc),
     // the orders live in the key store's database: a start that cannot open it says so in the key store's words
     Layer.provide(Database.layer(database).pipe(Layer.mapError((e) => new OrderStoreFailure({ message: `cannot open the key store${databaseName(database)} (the relayer keeps its orders there): ${e.message}` })))),
   )

@@ -146,13 +146,13 @@ export const startRelayer = async (
   databaseUrl: string,
   settings: RelayerSettings,
   planner: Layer.Layer<OrderPlanner>,
-  rpcUrl = chain.node.rpcUrl,
+  rpcUrl: string | readonly string[] = chain.node.rpcUrl,
 ): Promise<RunningRelayer> => {
   const location = parseDatabaseUrl(databaseUrl)
   if (location._tag === "Left") throw new Error(location.left)
   const database = Database.layer(location.right)
   const layer = Layer.merge(
-    RelayerLive({ pollIntervalMs: 100, ...settings }).pipe(Layer.provide(Layer.mergeAll(database, RelayerNode.layer({ url: rpcUrl, chainId: ARC_CHAIN_ID }), planner))),
+    RelayerLive({ pollIntervalMs: 100, ...settings }).pipe(Layer.provide(Layer.mergeAll(database, RelayerNode.layer({ urls: typeof rpcUrl === "string" ? [rpcUrl] : rpcUrl, chainId: ARC_CHAIN_ID }), planner))),
     database,
   )
   const scope = Effect.runSync(Scope.make())

@@ -12,7 +12,7 @@ const layer = RelayerLive({ privateKey: privateKey as Hex, pollIntervalMs: 50, .
   Layer.provide(
     Layer.mergeAll(
       Database.layer({ kind: "sqlite", path: path! }),
-      RelayerNode.layer({ url: rpcUrl!, chainId: ARC_CHAIN_ID }),
+      RelayerNode.layer({ urls: [rpcUrl!], chainId: ARC_CHAIN_ID }),
       emitterPlanner(address as Address, planningMs !== undefined ? { delayMs: Number(planningMs) } : {}),
     ),
   ),

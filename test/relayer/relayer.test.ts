@@ -11,6 +11,7 @@ import { join } from "node:path"
 import { OrderPlanFailure, RelayerMetrics, type OrderStatus } from "../../src/relayer/index.ts"
 import { freshSchema } from "../support/services.ts"
 import { EMITTER_REVERT, emitterPlanner, fillsOnChain, fundedRelayer, relayerNonce, signedOrder, startRelayer, startRelayerChain, waitFor, type RelayerChain } from "./relayer-chain.ts"
+import { freePort } from "../cli/processes.ts"
 
 let chain: RelayerChain
 let dir: string
@@ -107,6 +108,21 @@ describe.each(Object.keys(databases) as (keyof typeof databases)[])("the relayer
       }
       expect(record?.status).toBe("confirmed")
       expect(performance.now() - started).toBeLessThan(10_000)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+    } finally {
+      await running.stop()
+    }
+  })
+
+  test("the relayer's requests go through the service's endpoints: the first one down, the next one sends and follows", async () => {
+    const account = await fundedRelayer(chain)
+    const dead = `http://127.0.0.1:${freePort()}`
+    const running = await startRelayer(chain, await freshDatabase(), { privateKey: account.privateKey }, emitterPlanner(account.address), [dead, chain.node.rpcUrl])
+    try {
+      const order = await signedOrder()
+      await running.run(running.relayer.accept(order))
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("confirmed")
       expect(await relayerNonce(chain, account.address)).toBe(1)
     } finally {
       await running.stop()
