@@ -4,7 +4,9 @@
 // readiness, the signature (ECDSA recovering to order.sender, low-s, or
 // ERC-1271 for a contract sender), the deadline and the nonce at the head, the
 // permit's signature, and the order planned at the head as the relayer will
-// send it (priced again, simulated with the real signatures).
+// send it (priced again, simulated with the real signatures). A check that
+// fails looks once more for the tradeHash: the same order accepted meanwhile
+// (by another instance) is answered, not refused for its nonce.
 import { Effect } from "effect"
 import { decodeFunctionResult, encodeFunctionData, hashTypedData, parseAbi, recoverTypedDataAddress, type Address, type Hex } from "viem"
 import { encodeNonceUsed, NONCE_USED_ABI, ORDER_ERRORS, Rpc, senderFunds, type RpcError } from "../chain/index.ts"
@@ -125,6 +127,27 @@ export const gaslessSubmitProgram = (
     // the same signed order again: its tradeHash, and nothing sent twice
     const known = yield* relayer.find(digest).pipe(Effect.mapError(storeUnavailable))
     if (known !== undefined) return { tradeHash: known.tradeHash, status: known.status }
+    return yield* checkAndAccept(settings, deps, request, digest).pipe(
+      // accepted meanwhile (by another instance, or the same order sent twice at once): its nonce
+      // may be used already, but it is the same order, answered by its tradeHash
+      Effect.catchAll((refusal) =>
+        relayer.find(digest).pipe(
+          Effect.orElseSucceed(() => undefined),
+          Effect.flatMap((again) => (again === undefined ? Effect.fail(refusal) : Effect.succeed({ tradeHash: again.tradeHash, status: again.status }))),
+        )),
+    )
+  })
+
+/** The checks of a new order, then the relayer's acceptance. */
+const checkAndAccept = (
+  settings: GaslessSettings,
+  deps: SubmitDependencies,
+  request: GaslessSubmitRequest,
+  digest: Hex,
+): Effect.Effect<GaslessSubmitResponse, GaslessError, Relayer | Rpc | Tokens> =>
+  Effect.gen(function* () {
+    const relayer = yield* Relayer
+    const { order } = request
     yield* relayer.readiness.pipe(Effect.mapError(relayerUnavailable))
     const rpc = yield* Rpc
     const head = yield* rpc.getBlock().pipe(Effect.mapError(unreadable("the head block")))
