@@ -12,7 +12,7 @@ import { loadKeyStoreConfig } from "../../src/config/index.ts"
 import { devnetRelayer, fundDevnetRelayer, testAccounts, writeManifest } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { freshSchema } from "../support/services.ts"
-import { cliTestResources, waitFor } from "./processes.ts"
+import { cliTestResources, spawnServeOver } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const { tempDir, track } = cliTestResources("gasless-instances-")
@@ -30,33 +30,12 @@ afterAll(async () => {
   await schema?.drop()
 })
 
-const spawnServe = (manifestPath: string) => {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: "0",
-    LOG_LEVEL: "error",
+const spawnServe = (manifestPath: string) =>
+  spawnServeOver(ROOT, track, manifestPath, {
     DATABASE_URL: schema.databaseUrl,
     KEY_HASH_SECRET: "gasless-instances-secret-0123456789abcdef",
     RELAYER_PRIVATE_KEY: devnetRelayer.privateKey,
-  }
-  for (const name of ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "ADMIN_PORT", "REDIS_URL", "MARKET_SNAPSHOT", "AGGREGATORS"]) delete env[name]
-  const proc = track(Bun.spawn([process.execPath, "run", "--silent", "serve", "--manifest", manifestPath], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
-  const lines: string[] = []
-  void (async () => {
-    let pending = ""
-    for await (const chunk of proc.stdout) {
-      pending += Buffer.from(chunk).toString("utf8")
-      const parts = pending.split("\n")
-      pending = parts.pop()!
-      lines.push(...parts)
-    }
-  })()
-  const ready = async () => {
-    await waitFor(() => lines.some((l) => l.startsWith("API ready at ")), 30_000, "the API")
-    return lines.find((l) => l.startsWith("API ready at "))!.split(" ")[3]!
-  }
-  return { proc, ready }
-}
+  })
 
 describe("two instances, one Postgres, one relayer key", () => {
   test("the same 50 orders submitted to both: each confirmed, sent exactly once, nonces in a row", async () => {

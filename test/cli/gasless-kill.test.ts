@@ -14,7 +14,7 @@ import { makeApiKeys } from "../../src/access/index.ts"
 import { loadKeyStoreConfig } from "../../src/config/index.ts"
 import { devnetRelayer, fundDevnetRelayer, testAccounts, writeManifest } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { cliTestResources, waitFor } from "./processes.ts"
+import { cliTestResources, spawnServeOver } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const { tempDir, track } = cliTestResources("gasless-kill-")
@@ -29,26 +29,8 @@ afterAll(async () => {
   await devnet.stop()
 })
 
-const spawnServe = (manifestPath: string, databaseUrl: string) => {
-  const env: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "error", DATABASE_URL: databaseUrl, RELAYER_PRIVATE_KEY: devnetRelayer.privateKey }
-  for (const name of ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "KEY_HASH_SECRET", "ADMIN_PORT", "REDIS_URL", "MARKET_SNAPSHOT", "AGGREGATORS"]) delete env[name]
-  const proc = track(Bun.spawn([process.execPath, "run", "--silent", "serve", "--manifest", manifestPath], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
-  const lines: string[] = []
-  void (async () => {
-    let pending = ""
-    for await (const chunk of proc.stdout) {
-      pending += Buffer.from(chunk).toString("utf8")
-      const parts = pending.split("\n")
-      pending = parts.pop()!
-      lines.push(...parts)
-    }
-  })()
-  const ready = async () => {
-    await waitFor(() => lines.some((l) => l.startsWith("API ready at ")), 30_000, "the API")
-    return lines.find((l) => l.startsWith("API ready at "))!.split(" ")[3]!
-  }
-  return { proc, ready }
-}
+const spawnServe = (manifestPath: string, databaseUrl: string) =>
+  spawnServeOver(ROOT, track, manifestPath, { DATABASE_URL: databaseUrl, RELAYER_PRIVATE_KEY: devnetRelayer.privateKey })
 
 const automine = (on: boolean) => devnet.client.request({ method: "evm_setAutomine" as never, params: [on] as never })
 

@@ -115,3 +115,44 @@ export const cliTestResources = (prefix: string) => {
     },
   }
 }
+
+/** The lines a process writes to `stream`, as they come (read in the background). */
+export const linesOf = (stream: ReadableStream<Uint8Array>): string[] => {
+  const lines: string[] = []
+  void (async () => {
+    let pending = ""
+    for await (const chunk of stream) {
+      pending += Buffer.from(chunk).toString("utf8")
+      const parts = pending.split("\n")
+      pending = parts.pop()!
+      lines.push(...parts)
+    }
+  })()
+  return lines
+}
+
+/** The chain-side variables a test's `bun run serve --manifest` must not inherit from this process. */
+const SERVE_CHAIN_VARIABLES = ["CHAIN_ID", "RPC_URL", "EXECUTOR_ADDRESS", "KEY_HASH_SECRET", "ADMIN_PORT", "REDIS_URL", "MARKET_SNAPSHOT", "AGGREGATORS"]
+
+/**
+ * `bun run serve --manifest FILE` from the repository at `root` with `vars` (the chain from the
+ * manifest, nothing inherited of it), tracked by `track`; `ready` waits for its "API ready" line
+ * and answers the API's base URL.
+ */
+export const spawnServeOver = (
+  root: string,
+  track: <P extends Bun.Subprocess>(proc: P) => P,
+  manifestPath: string,
+  vars: Record<string, string>,
+) => {
+  const env: Record<string, string | undefined> = { ...process.env, PORT: "0", LOG_LEVEL: "error" }
+  for (const name of SERVE_CHAIN_VARIABLES) delete env[name]
+  Object.assign(env, vars)
+  const proc = track(Bun.spawn([process.execPath, "run", "--silent", "serve", "--manifest", manifestPath], { cwd: root, env, stdout: "pipe", stderr: "pipe" }))
+  const lines = linesOf(proc.stdout)
+  const ready = async () => {
+    await waitFor(() => lines.some((l) => l.startsWith("API ready at ")), 30_000, "the API")
+    return lines.find((l) => l.startsWith("API ready at "))!.split(" ")[3]!
+  }
+  return { proc, ready }
+}

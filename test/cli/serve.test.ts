@@ -10,7 +10,7 @@ import { makeApiKeys } from "../../src/access/index.ts"
 import { loadKeyStoreConfig } from "../../src/config/index.ts"
 import { manifestVenue, stablePools, writeManifest } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
-import { cliTestResources, waitFor } from "./processes.ts"
+import { cliTestResources, linesOf, waitFor } from "./processes.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const { tempDir, track } = cliTestResources("serve-cli-")
@@ -30,20 +30,6 @@ const spawnServe = (args: string[], vars: Record<string, string>) => {
     if (!(name in vars)) delete env[name]
   }
   return track(Bun.spawn([process.execPath, "run", "--silent", "serve", ...args], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" }))
-}
-
-const linesOf = (stream: ReadableStream<Uint8Array>) => {
-  const lines: string[] = []
-  void (async () => {
-    let pending = ""
-    for await (const chunk of stream) {
-      pending += Buffer.from(chunk).toString("utf8")
-      const parts = pending.split("\n")
-      pending = parts.pop()!
-      lines.push(...parts)
-    }
-  })()
-  return lines
 }
 
 const refused = async (proc: ReturnType<typeof spawnServe>) => {

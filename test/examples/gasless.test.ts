@@ -8,23 +8,16 @@ import { join, resolve } from "node:path"
 import { erc20Abi, createPublicClient, http, parseAbiItem, type Address } from "viem"
 import { readManifest } from "../../src/devnet/index.ts"
 import { answers, cliTestResources, waitFor } from "../cli/processes.ts"
+import { exampleEnv } from "./example-env.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const { tempDir, track } = cliTestResources("example-gasless-")
-
-const env = (vars: Record<string, string>) => {
-  const out: Record<string, string | undefined> = { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "error", ...vars }
-  delete out.DATABASE_URL
-  delete out.KEY_HASH_SECRET
-  delete out.RELAYER_PRIVATE_KEY
-  return out
-}
 
 describe("examples/gasless.ts", () => {
   test("an account holding only EURC swaps 50 EURC for WETH by signing: the relayer sends it, the account's USDC stays 0", async () => {
     const dir = tempDir()
     const manifestPath = join(dir, "manifest.json")
-    const start = track(Bun.spawn([process.execPath, join(ROOT, "src/main.ts")], { cwd: dir, env: env({ MANIFEST_PATH: manifestPath, PORT: "0", DEVNET_PORT: "0" }), stdout: "pipe", stderr: "pipe" }))
+    const start = track(Bun.spawn([process.execPath, join(ROOT, "src/main.ts")], { cwd: dir, env: exampleEnv({ MANIFEST_PATH: manifestPath, PORT: "0", DEVNET_PORT: "0" }), stdout: "pipe", stderr: "pipe" }))
     await waitFor(() => existsSync(manifestPath) && readManifest(manifestPath).api !== undefined, 60_000, "bun start's manifest with the API")
     const manifest = readManifest(manifestPath)
     const chain = createPublicClient({ transport: http(manifest.rpcUrl) })
@@ -33,7 +26,7 @@ describe("examples/gasless.ts", () => {
     const relayer = manifest.relayer!.address as Address
     const relayerWethBefore = await chain.readContract({ address: weth, abi: erc20Abi, functionName: "balanceOf", args: [relayer] })
 
-    const example = Bun.spawn([process.execPath, join(ROOT, "examples/gasless.ts")], { cwd: dir, env: env({ MANIFEST_PATH: manifestPath }), stdout: "pipe", stderr: "pipe" })
+    const example = Bun.spawn([process.execPath, join(ROOT, "examples/gasless.ts")], { cwd: dir, env: exampleEnv({ MANIFEST_PATH: manifestPath }), stdout: "pipe", stderr: "pipe" })
     const [stdout, stderr, code] = await Promise.all([new Response(example.stdout).text(), new Response(example.stderr).text(), example.exited])
     expect(stderr).toBe("")
     expect(code).toBe(0)

@@ -6,26 +6,20 @@ import { join, resolve } from "node:path"
 import { erc20Abi, createPublicClient, http, type Address } from "viem"
 import { readManifest } from "../../src/devnet/index.ts"
 import { answers, cliTestResources, waitFor } from "../cli/processes.ts"
+import { exampleEnv } from "./example-env.ts"
 
 const ROOT = resolve(import.meta.dir, "../..")
 const { tempDir, track } = cliTestResources("example-swap-")
-
-const env = (vars: Record<string, string>) => {
-  const out: Record<string, string | undefined> = { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "error", ...vars }
-  delete out.DATABASE_URL
-  delete out.KEY_HASH_SECRET
-  return out
-}
 
 describe("examples/swap.ts", () => {
   test("quotes, swaps with the quote's id, approves, sends the transaction as returned; the balances it prints are the chain's", async () => {
     const dir = tempDir()
     const manifestPath = join(dir, "manifest.json")
-    const start = track(Bun.spawn([process.execPath, join(ROOT, "src/main.ts")], { cwd: dir, env: env({ MANIFEST_PATH: manifestPath, PORT: "0", DEVNET_PORT: "0" }), stdout: "pipe", stderr: "pipe" }))
+    const start = track(Bun.spawn([process.execPath, join(ROOT, "src/main.ts")], { cwd: dir, env: exampleEnv({ MANIFEST_PATH: manifestPath, PORT: "0", DEVNET_PORT: "0" }), stdout: "pipe", stderr: "pipe" }))
     await waitFor(() => existsSync(manifestPath) && readManifest(manifestPath).api !== undefined, 60_000, "bun start's manifest with the API")
     const manifest = readManifest(manifestPath)
 
-    const example = Bun.spawn([process.execPath, join(ROOT, "examples/swap.ts")], { cwd: dir, env: env({ MANIFEST_PATH: manifestPath, TOKEN_IN: "USDC", TOKEN_OUT: "EURC", AMOUNT: "25" }), stdout: "pipe", stderr: "pipe" })
+    const example = Bun.spawn([process.execPath, join(ROOT, "examples/swap.ts")], { cwd: dir, env: exampleEnv({ MANIFEST_PATH: manifestPath, TOKEN_IN: "USDC", TOKEN_OUT: "EURC", AMOUNT: "25" }), stdout: "pipe", stderr: "pipe" })
     const [stdout, stderr, code] = await Promise.all([new Response(example.stdout).text(), new Response(example.stderr).text(), example.exited])
     expect(stderr).toBe("")
     expect(code).toBe(0)
