@@ -233,13 +233,19 @@ export const makeRelayer = (settings: RelayerSettings) =>
     const settle = (row: OrderRow, tx: TransactionRow, receipt: Receipt, now: number) =>
       Effect.gen(function* () {
         const called = parseTransaction(tx.raw as Hex).to
-        const fill = receipt.success && called != null ? findOrderFill(receipt.logs, row.trade_hash as Hex, called) : undefined
-        if (receipt.success && fill === undefined) {
+        // the transfer to itself that freed the nonce of an order past its deadline: the order never ran
+        const cancelled = called != null && getAddress(called) === address
+        const fill = receipt.success && called != null && !cancelled ? findOrderFill(receipt.logs, row.trade_hash as Hex, called) : undefined
+        if (receipt.success && fill === undefined && !cancelled) {
           yield* Effect.logWarning("relayer: the order's transaction succeeded without an OrderFilled event").pipe(
             Effect.annotateLogs({ tradeHash: row.trade_hash, hash: tx.hash }))
         }
-        const status = receipt.success ? "confirmed" : "failed"
-        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, receipt.blockNumber)}`
+        const status = cancelled ? "expired" : receipt.success ? "confirmed" : "failed"
+        const reason = cancelled
+          ? `the deadline passed before the order's transaction was mined; ${tx.hash}, a transfer of nothing to the relayer itself, took its nonce in block ${receipt.blockNumber}`
+          : receipt.success
+            ? null
+            : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, receipt.blockNumber)}`
         const settled = yield* sql.withTransaction(
           Effect.zipLeft(
             sql<{ accepted_at: number | string }>`UPDATE relayer_orders SET status = ${status}, reason = ${reason}, finished_at = ${now},
@@ -250,7 +256,7 @@ export const makeRelayer = (settings: RelayerSettings) =>
         )
         if (settled.length === 0) return
         yield* countStatus(status)
-        if (receipt.success) yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
+        if (status === "confirmed") yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
       })
 
     /** Why a mined transaction reverted, as its call replayed on the parent block says (": <reason>"), or "" when it cannot say. */
@@ -265,9 +271,16 @@ export const makeRelayer = (settings: RelayerSettings) =>
       )
     }
 
+    /**
+     * A transaction not mined in time, replaced at its nonce with higher fees: by the same call, or, once
+     * the head is at the order's deadline (no later block may execute it), by a transfer of nothing to the
+     * relayer itself, which frees the nonce for 21,000 gas instead of a revert's.
+     */
     const replace = (row: OrderRow, last: TransactionRow, head: Head) =>
       Effect.gen(function* () {
         const previous = parseTransaction(last.raw as Hex)
+        const cancel = head.timestamp >= BigInt(row.deadline)
+        const call = cancel ? { to: address, data: "0x" as Hex, gas: 21_000n } : { to: previous.to!, data: previous.data ?? "0x", gas: previous.gas! }
         const tip = yield* node.tip
         const fees = replacementFees(
           { maxFeePerGas: previous.maxFeePerGas ?? 0n, maxPriorityFeePerGas: previous.maxPriorityFeePerGas ?? 0n },
@@ -286,14 +299,14 @@ export const makeRelayer = (settings: RelayerSettings) =>
             const seqs = yield* sql<{ seq: number | string | null }>`SELECT MAX(seq) AS seq FROM relayer_transactions WHERE trade_hash = ${row.trade_hash}`
             // settled meanwhile, or replaced by another instance
             if (rows[0]?.status !== "submitted" || seqs[0]?.seq === null || num(seqs[0]!.seq!) !== num(last.seq)) return undefined
-            const tx = yield* sign({ to: previous.to!, data: previous.data ?? "0x", gas: previous.gas!, nonce: BigInt(previous.nonce!), fees })
+            const tx = yield* sign({ ...call, nonce: BigInt(previous.nonce!), fees })
             yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
               VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             return tx
           }),
         )
         if (signed === undefined) return
-        yield* Effect.logInfo("relayer: a transaction not mined in time is replaced").pipe(
+        yield* Effect.logInfo(cancel ? "relayer: a transaction not mined by the order's deadline is replaced by a transfer to itself" : "relayer: a transaction not mined in time is replaced").pipe(
           Effect.annotateLogs({ tradeHash: row.trade_hash, replaced: last.hash, hash: signed.hash, maxFeePerGas: fees.maxFeePerGas.toString() }))
         yield* broadcast(signed.raw, signed.hash, row.trade_hash)
       })

@@ -278,6 +278,46 @@ describe("replacement", () => {
     }
   })
 
+  test("a transaction not mined by the order's deadline is replaced by a transfer of nothing to the relayer itself: the order expires unexecuted, the nonce freed", async () => {
+    const account = await fundedRelayer(chain)
+    const running = await startRelayer(
+      chain,
+      await freshDatabase(),
+      // priced below the base fee: not mined until replaced; replaced after one block
+      { privateKey: account.privateKey, baseFeePercent: 10, replaceAfterBlocks: 1, replaceAfterMs: 600_000 },
+      emitterPlanner(account.address),
+    )
+    const latest = await chain.client.getBlock()
+    const deadline = (latest.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? latest.timestamp : BigInt(Math.floor(Date.now() / 1000))) + 30n
+    const order = await signedOrder({ deadline })
+    const balanceBefore = await chain.client.getBalance({ address: account.address })
+    try {
+      await running.run(running.relayer.accept(order))
+      await waitFor(running, order.tradeHash, SUBMITTED)
+      // a block at the deadline: no later block may execute the order
+      await chain.client.setNextBlockTimestamp({ timestamp: deadline })
+      await chain.client.mine({ blocks: 1 })
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("expired")
+      expect(record.reason).toContain("the deadline passed before the order's transaction was mined")
+      expect(record.amountOut).toBeNull()
+      expect(record.transactions.length).toBe(2)
+      const cancel = await chain.client.getTransaction({ hash: record.transactions[1]!.hash })
+      expect(cancel.to).toBe(account.address.toLowerCase() as never)
+      expect(cancel.nonce).toBe(0)
+      expect(cancel.value).toBe(0n)
+      expect(cancel.input).toBe("0x")
+      const receipt = await chain.client.getTransactionReceipt({ hash: cancel.hash })
+      expect(receipt.gasUsed).toBe(21_000n)
+      // the account paid the transfer's gas and nothing else
+      expect(await chain.client.getBalance({ address: account.address })).toBe(balanceBefore - 21_000n * receipt.effectiveGasPrice)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+      expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(0)
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("a transaction priced below the base fee is replaced above it and confirmed", async () => {
     const account = await fundedRelayer(chain)
     const database = await freshDatabase()
