@@ -347,6 +347,75 @@ describe("replacement", () => {
   })
 })
 
+describe("a change of relayer key", () => {
+  test("an order the former address sent is followed to confirmed by the relayer with the new key", async () => {
+    const former = await fundedRelayer(chain)
+    const database = await freshDatabase()
+    await chain.client.setAutomine(false)
+    const order = await signedOrder()
+    let hash: `0x${string}`
+    try {
+      const first = await startRelayer(chain, database, { privateKey: former.privateKey }, emitterPlanner(former.address))
+      try {
+        await first.run(first.relayer.accept(order))
+        hash = (await waitFor(first, order.tradeHash, SUBMITTED)).transactions[0]!.hash
+        for (let i = 0; i < 100 && (await chain.client.getTransaction({ hash }).catch(() => undefined)) === undefined; i++) await Bun.sleep(20)
+      } finally {
+        await first.stop()
+      }
+      // the node loses it (a restart): the new relayer sends the recorded bytes again
+      await chain.client.dropTransaction({ hash: hash! })
+    } finally {
+      await chain.client.setAutomine(true)
+    }
+    const next = await fundedRelayer(chain)
+    const second = await startRelayer(chain, database, { privateKey: next.privateKey }, emitterPlanner(next.address))
+    try {
+      const record = await waitFor(second, order.tradeHash)
+      expect(record.status).toBe("confirmed")
+      expect(record.transactions.map((t) => t.hash)).toEqual([hash!])
+      expect(record.amountOut).toBe(order.order.amountOut)
+      expect((await chain.client.getTransaction({ hash: hash! })).from).toBe(former.address.toLowerCase() as never)
+      expect(await relayerNonce(chain, former.address)).toBe(1)
+      expect(await relayerNonce(chain, next.address)).toBe(0)
+      expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(1)
+    } finally {
+      await second.stop()
+    }
+  })
+
+  test("an order the former address sent, unmined at its deadline, ends expired at the deadline", async () => {
+    const former = await fundedRelayer(chain)
+    const database = await freshDatabase()
+    const latest = await chain.client.getBlock()
+    const deadline = (latest.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? latest.timestamp : BigInt(Math.floor(Date.now() / 1000))) + 30n
+    const stuck = await signedOrder({ deadline })
+    // priced below the base fee: not mined
+    const first = await startRelayer(chain, database, { privateKey: former.privateKey, baseFeePercent: 10, replaceAfterMs: 600_000, replaceAfterBlocks: 1_000 }, emitterPlanner(former.address))
+    try {
+      await first.run(first.relayer.accept(stuck))
+      await waitFor(first, stuck.tradeHash, SUBMITTED)
+    } finally {
+      await first.stop()
+    }
+    const next = await fundedRelayer(chain)
+    const second = await startRelayer(chain, database, { privateKey: next.privateKey, replaceAfterMs: 600_000 }, emitterPlanner(next.address))
+    try {
+      await Bun.sleep(400)
+      expect((await second.run(second.relayer.find(stuck.tradeHash)))!.status).toBe("submitted")
+      await chain.client.setNextBlockTimestamp({ timestamp: deadline })
+      await chain.client.mine({ blocks: 1 })
+      const record = await waitFor(second, stuck.tradeHash)
+      expect(record.status).toBe("expired")
+      expect(record.reason).toContain(`the former relayer address ${former.address}`)
+      expect((await fillsOnChain(chain, stuck.tradeHash)).length).toBe(0)
+      expect(await relayerNonce(chain, next.address)).toBe(0)
+    } finally {
+      await second.stop()
+    }
+  })
+})
+
 describe("the balance watch", () => {
   test("a node out of reach makes the relayer unavailable, saying so", async () => {
     const account = await fundedRelayer(chain)
