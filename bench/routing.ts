@@ -182,7 +182,7 @@ export const run = async (): Promise<Measurement[]> => {
   const graph = graphOf(market.snapshot)
   const indexMs = performance.now() - started
   // build every pool's float models, as a long-running service ends up with
-  for (const edges of graph.out) for (const e of edges) void e.curve
+  for (let e = 0; e < graph.edgeCount; e++) graph.curve(e)
   const afterModels = heapUsed()
 
   // the next blocks: 200 pools with new states each, the same pools otherwise (the market keeps their index)
