@@ -138,49 +138,39 @@ const indexPools = (snapshot: RoutingMarket): { index: PoolIndex; pools: PoolSta
   const outEdges = new Int32Array(edges)
   const fill = outStart.slice(0, n)
   for (let e = 0; e < edges; e++) outEdges[fill[from[e]!]!++] = e
-  // pair slots per token, in the order their first edge comes; their edges in edge order
-  const slotOf = new Map<number, number>()
-  const slotsOf: number[][] = Array.from({ length: n }, () => [])
-  const pairSize: number[] = []
-  const edgePairTemp = new Int32Array(edges)
+  // pair slots numbered token by token, each token's in the order their first edge comes (the
+  // neighbour lists); mark[y] === t when token t already has a slot to y, slotAt[y] that slot
+  const nbStart = new Int32Array(n + 1)
+  const edgePair = new Int32Array(edges)
+  const nbToAll = new Int32Array(edges)
+  const mark = new Int32Array(n).fill(-1)
+  const slotAt = new Int32Array(n)
+  let pairCount = 0
   for (let t = 0; t < n; t++) {
+    nbStart[t] = pairCount
     for (let k = outStart[t]!; k < outStart[t + 1]!; k++) {
       const e = outEdges[k]!
-      const key = t * n + to[e]!
-      let p = slotOf.get(key)
-      if (p === undefined) {
-        slotOf.set(key, (p = pairSize.length))
-        pairSize.push(0)
-        slotsOf[t]!.push(p)
+      const y = to[e]!
+      if (mark[y] !== t) {
+        mark[y] = t
+        slotAt[y] = pairCount
+        nbToAll[pairCount++] = y
       }
-      pairSize[p]!++
-      edgePairTemp[e] = p
+      edgePair[e] = slotAt[y]!
     }
   }
-  // slots numbered token by token (slot = position in the neighbour lists)
-  const pairCount = pairSize.length
-  const nbStart = new Int32Array(n + 1)
-  for (let t = 0; t < n; t++) nbStart[t + 1] = nbStart[t]! + slotsOf[t]!.length
-  const renumber = new Int32Array(pairCount)
-  for (let t = 0; t < n; t++) for (const [k, p] of slotsOf[t]!.entries()) renumber[p] = nbStart[t]! + k
-  const nbTo = new Int32Array(pairCount)
+  nbStart[n] = pairCount
+  const nbTo = nbToAll.slice(0, pairCount)
+  // the edges of each pair slot, in edge order
   const pairStart = new Int32Array(pairCount + 1)
-  const edgePair = new Int32Array(edges)
-  for (let e = 0; e < edges; e++) {
-    const p = renumber[edgePairTemp[e]!]!
-    edgePair[e] = p
-    nbTo[p] = to[e]!
-    pairStart[p + 1]!++
-  }
+  for (let e = 0; e < edges; e++) pairStart[edgePair[e]! + 1]!++
   for (let p = 0; p < pairCount; p++) pairStart[p + 1]! += pairStart[p]!
   const pairEdges = new Int32Array(edges)
   const next = pairStart.slice(0, pairCount)
   for (let e = 0; e < edges; e++) pairEdges[next[edgePair[e]!]!++] = e
   const nbSorted = new Int32Array(pairCount)
-  for (let t = 0; t < n; t++) {
-    const slots = Array.from({ length: nbStart[t + 1]! - nbStart[t]! }, (_, k) => nbStart[t]! + k).sort((a, b) => nbTo[a]! - nbTo[b]!)
-    nbSorted.set(slots, nbStart[t]!)
-  }
+  for (let p = 0; p < pairCount; p++) nbSorted[p] = p
+  for (let t = 0; t < n; t++) nbSorted.subarray(nbStart[t]!, nbStart[t + 1]!).sort((a, b) => nbTo[a]! - nbTo[b]!)
   return {
     index: {
       tokenIndex,
