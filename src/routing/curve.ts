@@ -31,13 +31,11 @@ const Q96F = 2 ** 96
 /** Uniswap V2 and its forks, fee f: out = g x R_out / (R_in + g x), g = 1 - f. */
 export class V2Curve implements Curve {
   readonly spot: number
-  private readonly k: number // g * R_in * R_out
   constructor(
     private readonly reserveIn: number,
     private readonly reserveOut: number,
     private readonly gamma = 0.997,
   ) {
-    this.k = gamma * reserveIn * reserveOut
     this.spot = this.marginal(0)
   }
   get cap(): number {
@@ -52,7 +50,8 @@ export class V2Curve implements Curve {
   }
   marginal(x: number): number {
     const d = this.reserveIn + this.gamma * x
-    return this.k / (d * d)
+    // g R_in R_out / d^2
+    return (this.gamma * this.reserveIn * this.reserveOut) / (d * d)
   }
   crossings(): number {
     return 0
@@ -75,13 +74,9 @@ export class V2Curve implements Curve {
 export class StableCurve implements Curve {
   readonly spot: number
   readonly maxOut: number
-  private readonly xp: Float64Array
-  private readonly n: number
-  private readonly ann: number
-  private readonly d: number
   constructor(
     /** the pool's invariant, shared by the curves of all its coin pairs */
-    pool: StableInvariant,
+    private readonly pool: StableInvariant,
     private readonly i: number,
     private readonly j: number,
     /** input units to normalised units, normalised units to output units */
@@ -89,12 +84,8 @@ export class StableCurve implements Curve {
     private readonly scaleOut: number,
     private readonly gamma: number,
   ) {
-    this.xp = pool.xp
-    this.n = pool.xp.length
-    this.ann = pool.ann
-    this.d = pool.d
     this.spot = this.marginal(0)
-    this.maxOut = this.xp[j]! * gamma * scaleOut
+    this.maxOut = pool.xp[j]! * gamma * scaleOut
   }
   get cap(): number {
     return Number.POSITIVE_INFINITY
@@ -102,7 +93,9 @@ export class StableCurve implements Curve {
 
   /** the balance of coin j that keeps D when coin i holds xi (Curve's get_y, in floats) */
   private y(xi: number): number {
-    const { n, ann, d, xp, i, j } = this
+    const { i, j } = this
+    const { ann, d, xp } = this.pool
+    const n = xp.length
     let c = (d * d) / (xi * n)
     let sum = xi
     // the other coins, in pool order
@@ -125,20 +118,22 @@ export class StableCurve implements Curve {
 
   out(x: number): number {
     if (!(x > 0)) return 0
-    const dy = this.xp[this.j]! - this.y(this.xp[this.i]! + x * this.scaleIn)
+    const dy = this.pool.xp[this.j]! - this.y(this.pool.xp[this.i]! + x * this.scaleIn)
     return dy > 0 ? dy * this.gamma * this.scaleOut : 0
   }
 
   marginal(x: number): number {
-    const xi = this.xp[this.i]! + x * this.scaleIn
+    const { xp, d, ann } = this.pool
+    const n = xp.length
+    const xi = xp[this.i]! + x * this.scaleIn
     const xj = this.y(xi)
-    let p = this.d
+    let p = d
     let prod = xi * xj
-    for (let k = 0; k < this.n; k++) if (k !== this.i && k !== this.j) prod *= this.xp[k]!
+    for (let k = 0; k < n; k++) if (k !== this.i && k !== this.j) prod *= xp[k]!
     // D^(n+1) / (n^n prod x), as the product of (D / (n x_k)) terms times D
-    for (let k = 0; k < this.n; k++) p /= this.n
-    p = (p * this.d ** this.n) / prod
-    const rate = (this.ann + p / xi) / (this.ann + p / xj)
+    for (let k = 0; k < n; k++) p /= n
+    p = (p * d ** n) / prod
+    const rate = (ann + p / xi) / (ann + p / xj)
     return rate * this.gamma * this.scaleIn * this.scaleOut
   }
 
@@ -153,10 +148,10 @@ export class StableCurve implements Curve {
     if (y >= this.maxOut) return Number.POSITIVE_INFINITY
     const dy = y / (this.gamma * this.scaleOut)
     // a few millionths of the balance and less: the spot rate (the difference below would cancel to noise)
-    if (dy < this.xp[this.j]! * 1e-7) return y / this.spot
-    const xj = this.xp[this.j]! - dy
+    if (dy < this.pool.xp[this.j]! * 1e-7) return y / this.spot
+    const xj = this.pool.xp[this.j]! - dy
     if (!(xj > 0)) return Number.POSITIVE_INFINITY
-    const x = (this.y(xj) - this.xp[this.i]!) / this.scaleIn
+    const x = (this.y(xj) - this.pool.xp[this.i]!) / this.scaleIn
     return x > 0 ? x : 0
   }
 }
@@ -194,7 +189,6 @@ const stableD = (xp: Float64Array, ann: number): number => {
  *   oneForZero (price up):   s' = s + e/L,     out = L (1/s - 1/s'), d out/d e = 1/s'^2
  */
 export class ConcentratedCurve implements Curve {
-  readonly cap: number
   readonly spot: number
   /**
    * per segment k < n, in one array (a market holds tens of thousands of these):
@@ -203,7 +197,6 @@ export class ConcentratedCurve implements Curve {
    * s[k] = d[2n + 2 + k], the sqrt price at its start; l[k] = d[3n + 2 + k], its liquidity
    */
   private readonly d: Float64Array
-  private readonly n: number
   private readonly eLim: number
   private readonly yLim: number
 
@@ -213,13 +206,18 @@ export class ConcentratedCurve implements Curve {
     d: Float64Array,
   ) {
     this.d = d
-    this.n = (d.length - 2) >> 2
     // a hair below the modelled end of the known range, so that an allocation
     // the optimiser pushes to the capacity still fits the exact swap
     this.eLim = this.n === 0 ? 0 : d[this.n]! * (1 - 1e-9)
     this.yLim = this.n === 0 ? 0 : this.within(this.eLim)
-    this.cap = this.eLim / gamma
     this.spot = this.marginal(0)
+  }
+  /** segments */
+  private get n(): number {
+    return (this.d.length - 2) >> 2
+  }
+  get cap(): number {
+    return this.eLim / this.gamma
   }
   get maxOut(): number {
     return this.yLim
