@@ -110,11 +110,11 @@ describe("the tick lens", () => {
   })
 
   test("windows wider than one call's gas allows: each call answers what it read, and is asked again for the rest", async () => {
-    // the whole tick range of the 10-spaced pools: 694 words each, more than half of 7M gas by the lens's reckoning
+    // the whole tick range of the 10-spaced pools: 694 words each, more than half of 5M gas by the lens's reckoning
     const wide = windows.filter((w) => w.meta.tickSpacing === 10).map(({ meta }) => ({ meta, window: tickWindow(0, 10, 887_272) }))
     expect(wide.length).toBeGreaterThanOrEqual(2)
     const byReads = await readWindows(wide, "geth", { byReadsOnly: true })
-    const byLens = await readWindows(wide, "geth", { gas: 7_000_000n })
+    const byLens = await readWindows(wide, "geth", { gas: 5_000_000n })
     expect(byLens.ticks).toEqual(byReads.ticks)
     expect({ lens: byLens.lens, multicall: byLens.multicall }).toEqual({ lens: wide.length, multicall: 0 })
   })

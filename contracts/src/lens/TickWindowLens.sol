@@ -1,6 +1,16 @@
 // SPDX-License-Identifier: MIT
 pragma solidity 0.8.37;
 
+interface IV3TickReads {
+    function tickBitmap(int16 wordPosition) external view returns (uint256);
+    function ticks(int24 tick) external view returns (uint128 liquidityGross, int128 liquidityNet);
+}
+
+interface IV4TickReads {
+    function getTickBitmap(bytes32 poolId, int16 tick) external view returns (uint256);
+    function getTickLiquidity(bytes32 poolId, int24 tick) external view returns (uint128 liquidityGross, int128 liquidityNet);
+}
+
 /// @title TickWindowLens
 /// @notice The initialized ticks of many concentrated pools' tick windows in one call: every
 /// tick-bitmap word of each window is read, and every tick a word marks (its liquidityNet).
@@ -16,7 +26,7 @@ contract TickWindowLens {
     /// @dev what a window costs past its words' reads (its ticks, the answer), at most, in gas
     uint256 internal constant WINDOW_RESERVE = 150_000;
     /// @dev what one bitmap word's read costs, at most, in gas (a cold slot, a warm account)
-    uint256 internal constant WORD_GAS = 8_000;
+    uint256 internal constant WORD_GAS = 6_000;
 
     struct Window {
         /// @dev a V3 pool, or a V4 venue's StateView
@@ -74,25 +84,59 @@ contract TickWindowLens {
         return (out, at, true);
     }
 
-    function bitmapOf(Window calldata window, int16 word) internal view returns (bool, uint256) {
-        bytes memory data = window.poolId == bytes32(0)
-            ? abi.encodeWithSignature("tickBitmap(int16)", word)
-            : abi.encodeWithSignature("getTickBitmap(bytes32,int16)", window.poolId, word);
-        (bool ok, bytes memory ret) = window.target.staticcall(data);
-        if (!ok || ret.length < 32) return (false, 0);
-        return (true, abi.decode(ret, (uint256)));
+    // The reads below write their call data in free memory without claiming it: a window's many
+    // reads then cost no memory growth.
+
+    function bitmapOf(Window calldata window, int16 word) internal view returns (bool ok, uint256 bitmap) {
+        address target = window.target;
+        bytes32 poolId = window.poolId;
+        bytes4 v3 = IV3TickReads.tickBitmap.selector;
+        bytes4 v4 = IV4TickReads.getTickBitmap.selector;
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            switch poolId
+            case 0 {
+                mstore(ptr, v3)
+                mstore(add(ptr, 4), signextend(1, word))
+                ok := staticcall(gas(), target, ptr, 36, ptr, 32)
+            }
+            default {
+                mstore(ptr, v4)
+                mstore(add(ptr, 4), poolId)
+                mstore(add(ptr, 36), signextend(1, word))
+                ok := staticcall(gas(), target, ptr, 68, ptr, 32)
+            }
+            ok := and(ok, gt(returndatasize(), 31))
+            bitmap := mload(ptr)
+        }
     }
 
     /// @dev V3 ticks(tick) and V4 getTickLiquidity(id, tick) both answer liquidityGross, liquidityNet first
-    function liquidityNetOf(Window calldata window, int24 tick) internal view returns (bool, int128) {
-        bytes memory data = window.poolId == bytes32(0)
-            ? abi.encodeWithSignature("ticks(int24)", tick)
-            : abi.encodeWithSignature("getTickLiquidity(bytes32,int24)", window.poolId, tick);
-        (bool ok, bytes memory ret) = window.target.staticcall(data);
-        if (!ok || ret.length < 64) return (false, 0);
-        (, int256 net) = abi.decode(ret, (uint256, int256));
-        if (net < type(int128).min || net > type(int128).max) return (false, 0);
-        return (true, int128(net));
+    function liquidityNetOf(Window calldata window, int24 tick) internal view returns (bool ok, int128 net) {
+        address target = window.target;
+        bytes32 poolId = window.poolId;
+        bytes4 v3 = IV3TickReads.ticks.selector;
+        bytes4 v4 = IV4TickReads.getTickLiquidity.selector;
+        int256 word;
+        assembly ("memory-safe") {
+            let ptr := mload(0x40)
+            switch poolId
+            case 0 {
+                mstore(ptr, v3)
+                mstore(add(ptr, 4), signextend(2, tick))
+                ok := staticcall(gas(), target, ptr, 36, ptr, 64)
+            }
+            default {
+                mstore(ptr, v4)
+                mstore(add(ptr, 4), poolId)
+                mstore(add(ptr, 36), signextend(2, tick))
+                ok := staticcall(gas(), target, ptr, 68, ptr, 64)
+            }
+            ok := and(ok, gt(returndatasize(), 63))
+            word := mload(add(ptr, 32))
+        }
+        if (!ok || word < type(int128).min || word > type(int128).max) return (false, 0);
+        return (true, int128(word));
     }
 
     function lowestBit(uint256 x) internal pure returns (uint256 bit) {
