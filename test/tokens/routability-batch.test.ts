@@ -119,7 +119,7 @@ describe("routability checks asked at once", () => {
   test("a node without eth_simulateV1: the same verdicts, probed with eth_call", async () => {
     const questions = [REVERTING, ...[...STANDARD, "TAX", "REB"].map(question)]
     // the reasons: eth_call reads the balances apart from the round trip, so a rebasing balance reads otherwise
-    const reasons = (answers: readonly Routability[]) => answers.map((a) => (a.routable ? "routable" : a.reason))
+    const reasons = (answers: readonly Routability[]): string[] => answers.map((a) => (a.routable ? "routable" : a.reason))
     const withSimulation = reasons(await verdicts(proxy.url, questions, true))
     expect(withSimulation).toEqual(["transfer-restricted", ...STANDARD.map(() => "routable"), "fee-on-transfer", "rebasing"])
     expect(reasons(await verdicts(noSimulate.url, questions, true))).toEqual(withSimulation)
