@@ -24,7 +24,7 @@ export type ReadAtHead = (reads: readonly Read<unknown>[]) => Effect.Effect<read
 /** One eth_call of the tick lens (its code placed by a state override) at the step's head: its answer. */
 export type LensAtHead = (data: Hex) => Effect.Effect<Hex, RpcError>
 
-/** Bitmap words in one call of the tick lens: about 30M gas at most, within the usual eth_call gas caps. */
+/** Bitmap words in one call of the tick lens: some 25M gas, within the usual eth_call gas caps (a call that runs short is asked again). */
 const LENS_WORDS = 8_192
 
 export const readFailure = (what: string, meta: Meta) =>
