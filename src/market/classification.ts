@@ -41,7 +41,8 @@ export const classify = (tokens: TokensService, pools: readonly Meta[]) =>
         tokens
           .routability(token as Address, { holders: [...set] })
           .pipe(Effect.tap((answer) => Effect.sync(() => answers.set(token, answer)))),
-      { concurrency: 8, discard: true },
+      // every token's check asked at once, so that they are made together
+      { concurrency: "unbounded", batching: true, discard: true },
     )
     const verdicts = new Map<string, Exclusion | undefined>()
     for (const meta of pools) {

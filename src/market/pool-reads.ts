@@ -2,15 +2,17 @@
 // Multicall3 reads: reserves (V2), slot0 + liquidity (V3, V4 through its
 // venue's StateView), balances, A and fee (stable pools), one tick's
 // liquidity, one tick-bitmap word; the reading of a
-// pool's tick window (bitmap words, then the ticks they mark); and the merge of
+// pool's tick window (through the tick lens, or bitmap words then the ticks they
+// mark); and the merge of
 // re-read ticks into a pool's known tick list. Also the facts of stable pools
 // (coins, decimals) and the pools stable factories list (pool_count, pool_list).
 import { Effect } from "effect"
-import { getAddress, zeroAddress, type Address } from "viem"
+import { getAddress, zeroAddress, type Address, type Hex } from "viem"
 import { read, RpcError, type Read, type ReadResult } from "../chain/index.ts"
 import type { TickInfo } from "../amm/index.ts"
 import { ERC20_DECIMALS_ABI, STABLE_FACTORY_ABI, STABLE_POOL_ABI, V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "./abis.ts"
 import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
+import { decodeWindowTicks, encodeWindowTicks, type LensWindow } from "./tick-lens.ts"
 import { ticksInWord, type TickWindow } from "./tick-window.ts"
 
 /** Adds a read to a batch; returns its index in the results. */
@@ -18,6 +20,12 @@ export type PushRead = <A>(r: Read<A>) => number
 
 /** One batched read at the step's head. */
 export type ReadAtHead = (reads: readonly Read<unknown>[]) => Effect.Effect<readonly ReadResult<unknown>[], RpcError>
+
+/** One eth_call of the tick lens (its code placed by a state override) at the step's head: its answer. */
+export type LensAtHead = (data: Hex) => Effect.Effect<Hex, RpcError>
+
+/** Bitmap words in one call of the tick lens: some 25M gas, within the usual eth_call gas caps (a call that runs short is asked again). */
+const LENS_WORDS = 8_192
 
 export const readFailure = (what: string, meta: Meta) =>
   new RpcError({ reason: "decode", method: "MarketState.step", message: `${what} read of ${meta.kind} pool ${meta.id} failed` })
@@ -154,10 +162,10 @@ export const poolReads = () => {
       : read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getTickBitmap", args: [meta.id, word] })
 
   /**
-   * Every initialized tick in each pool's window, in the pools' order: the bitmap words of
-   * the windows in one batched read, then every tick they mark in another.
+   * Every initialized tick in each pool's window, in the pools' order, through Multicall3: the
+   * bitmap words of the windows in one batched read, then every tick they mark in another.
    */
-  const windowTicks = (windows: readonly { readonly meta: ConcentratedMeta; readonly window: TickWindow }[], readAtHead: ReadAtHead) =>
+  const windowTicksByReads = (windows: readonly { readonly meta: ConcentratedMeta; readonly window: TickWindow }[], readAtHead: ReadAtHead) =>
     Effect.gen(function* () {
       const wordReads: Read<unknown>[] = []
       const wordIndex: { pool: number; word: number }[] = []
@@ -193,7 +201,90 @@ export const poolReads = () => {
       return ticksOf
     })
 
-  return { baseReadsOf, tickRead, bitmapRead, windowTicks }
+  // false once the node showed that it does not run the lens (state overrides ignored or refused)
+  let lensRuns = true
+  let lensWarned = false
+
+  /**
+   * The windows' ticks through the tick lens, a group of windows of at most LENS_WORDS words
+   * per call (several calls at once); a call whose gas ran short is asked again for the windows
+   * it did not read. Undefined for a window the lens could not read: read through Multicall3.
+   */
+  const windowTicksByLens = (windows: readonly { readonly meta: ConcentratedMeta; readonly window: TickWindow }[], lensAtHead: LensAtHead) =>
+    Effect.gen(function* () {
+      const groups: number[][] = []
+      let words = Number.POSITIVE_INFINITY
+      for (const [i, { window }] of windows.entries()) {
+        const size = window.maxWord - window.minWord + 1
+        if (words + size > LENS_WORDS) {
+          groups.push([])
+          words = 0
+        }
+        groups.at(-1)!.push(i)
+        words += size
+      }
+      const ticksOf: (readonly TickInfo[] | undefined)[] = windows.map(() => undefined)
+      const giveUp = (why: string, stop: boolean) =>
+        Effect.gen(function* () {
+          if (stop) lensRuns = false
+          const line = `MarketState: the tick lens did not run (${why}); reading tick windows through Multicall3${stop ? " from now on" : ""}`
+          if (!lensWarned) {
+            lensWarned = true
+            yield* Effect.logWarning(line)
+          } else yield* Effect.logDebug(line)
+        })
+      yield* Effect.forEach(
+        groups,
+        (group) =>
+          Effect.gen(function* () {
+            let rest = group
+            while (rest.length > 0 && lensRuns) {
+              const answer = yield* Effect.either(lensAtHead(encodeWindowTicks(rest.map((i) => windows[i]!))))
+              if (answer._tag === "Left") {
+                // a refusal of the override or the call is the node's way; a timeout may pass
+                const e = answer.left
+                return yield* giveUp(`${e.reason}: ${e.message}`, e.reason === "rpc" || e.reason === "unsupported" || e.reason === "revert")
+              }
+              if (answer.right === "0x") return yield* giveUp("no answer: the node ignores state overrides", true)
+              let decoded: LensWindow[]
+              try {
+                decoded = decodeWindowTicks(answer.right, rest.length)
+              } catch (e) {
+                return yield* giveUp(String(e), true)
+              }
+              const notRead: number[] = []
+              for (const [k, result] of decoded.entries()) {
+                const pool = rest[k]!
+                if (result === "failed") return yield* readFailure("tick window", windows[pool]!.meta)
+                if (result === "not-read") notRead.push(pool)
+                else ticksOf[pool] = result.ticks
+              }
+              // no window read at all: the node's gas cap is below one window's reads
+              if (notRead.length === rest.length) return yield* giveUp("the call's gas is too small for one window", false)
+              rest = notRead
+            }
+          }),
+        { concurrency: 8, discard: true },
+      )
+      return ticksOf
+    })
+
+  /**
+   * Every initialized tick in each pool's window, in the pools' order: through the tick lens,
+   * or through Multicall3 for the windows it could not read.
+   */
+  const windowTicks = (windows: readonly { readonly meta: ConcentratedMeta; readonly window: TickWindow }[], readAtHead: ReadAtHead, lensAtHead: LensAtHead) =>
+    Effect.gen(function* () {
+      const byLens = lensRuns ? yield* windowTicksByLens(windows, lensAtHead) : windows.map(() => undefined)
+      const missing = windows.flatMap((w, i) => (byLens[i] === undefined ? [i] : []))
+      if (missing.length === 0) return byLens as readonly (readonly TickInfo[])[]
+      const byReads = yield* windowTicksByReads(missing.map((i) => windows[i]!), readAtHead)
+      const ticksOf = [...byLens]
+      for (const [k, i] of missing.entries()) ticksOf[i] = byReads[k]!
+      return ticksOf as readonly (readonly TickInfo[])[]
+    })
+
+  return { baseReadsOf, tickRead, bitmapRead, windowTicks, windowTicksByReads }
 }
 
 /** The window's ticks after a liquidity change: named ticks re-read, uninitialized ones dropped. */

@@ -32,8 +32,10 @@
 //     tick's liquidityNet, so a touched pool keeps its tick list unless a
 //     liquidity change named a tick.
 //  4. Only for new pools and pools whose price drifted into the outer quarter of
-//     their tick window: the window's bitmap words, then its initialized ticks
-//     (two more batched reads). The window is whole bitmap words covering
+//     their tick window: the window's initialized ticks, through the tick lens
+//     (tick-lens.ts: one eth_call reads many windows' bitmap words and the ticks
+//     they mark; on a node without state overrides, the bitmap words then the
+//     ticks in two more batched reads). The window is whole bitmap words covering
 //     ±tickWindow ticks around the current tick (default 32768 ticks, a price
 //     factor of ~26.5 either way); each pool publishes it as [tickLower, tickUpper].
 // Steps 2 to 4 are the start's too. The executor's settings and the reference
@@ -54,6 +56,7 @@ import type { MarketConfig } from "./market-config.ts"
 import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
 import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
 import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
+import { TICK_LENS_ADDRESS, tickLensCode } from "./tick-lens.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
 import type { World } from "../domain/index.ts"
 
@@ -140,6 +143,8 @@ export interface Stepper {
 
 export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensService, halfWidth: number): Stepper => {
   const multicallAt = (reads: readonly Read<unknown>[], head: bigint) => rpc.multicall(reads, { blockNumber: head })
+  const lensAt = (data: Hex, head: bigint) =>
+    rpc.call({ to: TICK_LENS_ADDRESS, data, blockNumber: head, stateOverride: [{ address: TICK_LENS_ADDRESS, code: tickLensCode() }] })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
   const { registryEvent, stableFactory, discover, touch } = logDecoder(config.venues, config.executor)
   const { baseReadsOf, tickRead, windowTicks } = poolReads()
@@ -404,7 +409,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       // the bitmap words of the window, then every initialized tick they mark
       if (fullTicks.length > 0) {
         const windows = fullTicks.map(({ meta, base }) => ({ meta, base, window: tickWindow(base.tick, meta.tickSpacing, halfWidth) }))
-        const ticksOf = yield* windowTicks(windows, (reads) => multicallAt(reads, head))
+        const ticksOf = yield* windowTicks(windows, (reads) => multicallAt(reads, head), (data) => lensAt(data, head))
         for (const [pool, { meta, base, window }] of windows.entries()) {
           states.set(meta.key, { ...base, ticks: ticksOf[pool]!, tickLower: window.tickLower, tickUpper: window.tickUpper })
         }

@@ -1,7 +1,7 @@
 // The token registry: metadata read from the chain and cached, USDC's two forms
 // mapped onto the ERC-20 the pools hold, and the routability check that keeps
 // tokens whose transfers do not move exactly what they say out of every route.
-import { Cache, Context, Data, Duration, Effect, Equal, Hash, Layer } from "effect"
+import { Cache, Context, Data, Duration, Effect, Equal, Hash, Layer, Request, RequestResolver } from "effect"
 import {
   getAddress,
   hexToString,
@@ -59,7 +59,8 @@ export interface TokensService {
    * Whether the token may be routed, from simulated transfers out of and back into a holder
    * (one of `holders`, e.g. the pools holding it) and a balance read a year ahead. USDC is
    * always routable. Answers are cached per token for ten minutes, except "unverified";
-   * concurrent look-ups of one token are one probe.
+   * concurrent look-ups of one token are one probe, and look-ups of many tokens made at once
+   * with request batching (`Effect.forEach(…, { batching: true })`) are checked together.
    */
   readonly routability: (
     token: Address,
@@ -106,6 +107,13 @@ class RoutabilityQuestion extends Data.Class<{ readonly token: string; readonly 
   }
 }
 
+/** One token's check, as a request: the checks asked together (with batching) run together. */
+class RoutabilityRequest extends Request.TaggedClass("RoutabilityRequest")<
+  Routability,
+  RpcError,
+  { readonly token: Address; readonly holders: readonly Address[] }
+> {}
+
 const USDC_METADATA: TokenMetadata = {
   address: getAddress(USDC_ERC20_ADDRESS),
   symbol: USDC_SYMBOL,
@@ -141,7 +149,15 @@ export const makeTokens = (config: TokensConfig = {}) =>
     const rpc = yield* Rpc
     // the checks of a market's new tokens run together: one read of the head serves them for a second
     const head = yield* Cache.make({ capacity: 1, timeToLive: Duration.seconds(1), lookup: (_: "latest") => rpc.getBlock() })
-    const check = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR, head.get("latest"))
+    const checkAll = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR, head.get("latest"))
+    // the checks asked at once (a market's new tokens) are made together: one batched read of
+    // their balances, a few eth_simulateV1 requests for their probes
+    const checks = RequestResolver.makeBatched((requests: ReadonlyArray<RoutabilityRequest>) =>
+      checkAll(requests).pipe(
+        Effect.flatMap((answers) => Effect.forEach(requests, (request, i) => Request.completeEffect(request, answers[i]!), { discard: true })),
+        Effect.catchAll((e) => Effect.forEach(requests, (request) => Request.fail(request, e), { discard: true })),
+      ),
+    )
 
     const readMetadata = (token: string) =>
       Effect.gen(function* () {
@@ -181,7 +197,7 @@ export const makeTokens = (config: TokensConfig = {}) =>
     const routabilityCache = yield* Cache.make({
       capacity: CACHE_CAPACITY,
       timeToLive: ROUTABILITY_TTL,
-      lookup: (question: RoutabilityQuestion) => check(getAddress(question.token), question.holders),
+      lookup: (question: RoutabilityQuestion) => Effect.request(new RoutabilityRequest({ token: getAddress(question.token), holders: question.holders }), checks),
     })
     const verified = (answer: Routability) => answer.routable || answer.reason !== "unverified"
     const routability = (token: Address, options?: { readonly holders?: readonly Address[] }): Effect.Effect<Routability, RpcError> =>

@@ -2,10 +2,12 @@
 // "geth" refuses eth_simulateV1 requests whose block overrides do not move
 // forward from their base block (errors -38020 / -38021, as geth and reth
 // answer); "no-simulate" answers eth_simulateV1 with "method not found", as a
-// node without it does. Everything else is passed through unchanged.
+// node without it does; "no-overrides" drops eth_call's state overrides, as a
+// node that does not take them does (the call runs against the chain's own
+// code). Everything else is passed through unchanged.
 import type { Server } from "bun"
 
-export type ProxyMode = "geth" | "no-simulate"
+export type ProxyMode = "geth" | "no-simulate" | "no-overrides"
 
 export interface NodeProxy {
   readonly url: string
@@ -53,6 +55,7 @@ export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
   }
   const answer = async (request: RpcRequest): Promise<unknown> => {
     countExecutions(request)
+    if (request.method === "eth_call" && mode === "no-overrides") return forward({ ...request, params: (request.params ?? []).slice(0, 2) })
     if (request.method !== "eth_simulateV1") return forward(request)
     counts.simulate++
     if (mode === "no-simulate") {
