@@ -114,14 +114,17 @@ export const makeMarketState = (config: MarketConfig) =>
     const poll = Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       if (head !== world.block) {
-        // a head behind us means the chain was reset: start again
-        const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
-        world = next
-        yield* Ref.set(excludedRef, excludedView(next))
-        const now = unregisteredVenues(config, next)
-        for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
-        unregistered = now
-        yield* SubscriptionRef.set(ref, next.snapshot)
+        // from the new head seen to its World published
+        yield* Effect.gen(function* () {
+          // a head behind us means the chain was reset: start again
+          const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
+          world = next
+          yield* Ref.set(excludedRef, excludedView(next))
+          const now = unregisteredVenues(config, next)
+          for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
+          unregistered = now
+          yield* SubscriptionRef.set(ref, next.snapshot)
+        }).pipe(Effect.withSpan("MarketState.block", { attributes: { head: head.toString() } }))
       }
       const now = yield* Clock.currentTimeMillis
       const before = yield* Ref.getAndSet(health, { lastSuccessAt: now, consecutiveFailures: 0, lastError: Option.none() })
