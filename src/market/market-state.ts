@@ -99,7 +99,6 @@ export const makeMarketState = (config: MarketConfig) =>
     )
 
     const ref = yield* SubscriptionRef.make(initial.snapshot)
-    const excludedRef = yield* Ref.make(excludedView(initial))
     // a configured venue the executor does not know is said once, and again when that changes
     let unregistered = unregisteredVenues(config, initial)
     for (const line of unregistered) yield* Effect.logWarning(line)
@@ -119,7 +118,6 @@ export const makeMarketState = (config: MarketConfig) =>
           // a head behind us means the chain was reset: start again
           const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
           world = next
-          yield* Ref.set(excludedRef, excludedView(next))
           const now = unregisteredVenues(config, next)
           for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
           unregistered = now
@@ -204,7 +202,8 @@ export const makeMarketState = (config: MarketConfig) =>
       awaitBlock,
       staleness,
       freshWorld,
-      excluded: Ref.get(excludedRef),
+      // made when asked: walking every pool is not a block's work
+      excluded: Effect.sync(() => excludedView(world)),
       tickWindow: halfWidth,
     } satisfies MarketStateService
   })
@@ -217,7 +216,7 @@ const unregisteredVenues = (config: MarketConfig, world: ActorState): string[] =
   for (const venue of config.venues) {
     if (venue.kind === "curve-stableswap") {
       const pools = new Map(venue.pools.map((p) => [p.toLowerCase(), p as string]))
-      for (const meta of world.metas.values()) if (meta.kind === "curve-stableswap" && meta.venue === venue.name && !pools.has(meta.key)) pools.set(meta.key, meta.id)
+      for (const meta of world.stablePools ?? world.metas.values()) if (meta.kind === "curve-stableswap" && meta.venue === venue.name && !pools.has(meta.key)) pools.set(meta.key, meta.id)
       const missing = [...pools].filter(([key]) => !world.registry.stablePools.has(key)).map(([, pool]) => pool)
       if (missing.length > 0) lines.push(`MarketState: venue ${venue.name}: stable pools not registered on the executor, not routed: ${missing.join(", ")}`)
     } else if (!settings.venueIds.has(venue.name)) {
