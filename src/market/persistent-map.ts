@@ -8,43 +8,51 @@
 // changed in place until `done`, so a step touching 200 pools copies each node
 // on their paths once.
 
-const LEAF = 0
-const BRANCH = 1
-const COLLISION = 2
-
-interface Leaf<V> {
-  readonly tag: typeof LEAF
-  readonly hash: number
-  readonly key: string
-  readonly value: V
+/**
+ * A node of the trie: per child present (one bit of `bitmap` each, by 5 bits of the key's hash
+ * at this depth) two slots: a key and its value, null and a deeper Branch, or undefined and a
+ * Collision of keys that hash alike. Entries sit in their parent's slots: a look-up reads
+ * two arrays per level and no entry objects.
+ */
+class Branch {
+  constructor(
+    public bitmap: number,
+    public slots: unknown[],
+    /** the draft that made this node and may change it in place */
+    public owner: Owner | undefined,
+  ) {}
 }
 
-interface Branch<V> {
-  readonly tag: typeof BRANCH
-  /** one bit per child present, by the 5 bits of the hash at this level */
-  bitmap: number
-  children: Node<V>[]
-  /** the draft that owns this node and may change it in place */
-  owner: Owner | undefined
+/** keys whose hashes are equal: never changed in place */
+class Collision {
+  constructor(
+    readonly hash: number,
+    readonly keys: readonly string[],
+    readonly values: readonly unknown[],
+  ) {}
 }
 
-/** leaves whose keys hash alike */
-interface Collision<V> {
-  readonly tag: typeof COLLISION
-  readonly hash: number
-  readonly leaves: readonly Leaf<V>[]
-}
-
-type Node<V> = Leaf<V> | Branch<V> | Collision<V>
 type Owner = { open: boolean }
+
+const MISSING: unique symbol = Symbol("missing")
 
 // seeded per process: pool addresses are chosen by whoever creates a pool, the hash's collisions are not
 const SEED = (Math.random() * 0x1_0000_0000) >>> 0
 
-/** FNV-1a over the key's UTF-16 code units, from the process's seed */
+/**
+ * FNV-1a, from the process's seed, over the key's length and its first and last 10 code units
+ * (all of a shorter key): a pool's key (an address, a V4 pool id) is random in its first
+ * characters, a vanity address in its last. Keys alike at both ends share a Collision.
+ */
 const hashOf = (key: string): number => {
-  let h = SEED ^ 0x811c9dc5
-  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  const n = key.length
+  let h = Math.imul(SEED ^ 0x811c9dc5 ^ n, 0x01000193)
+  if (n <= 20) {
+    for (let i = 0; i < n; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  } else {
+    for (let i = 0; i < 10; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+    for (let i = n - 10; i < n; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193)
+  }
   return h >>> 0
 }
 
@@ -55,130 +63,157 @@ const popcount = (x: number): number => {
   return Math.imul(x, 0x01010101) >>> 24
 }
 
-const leaf = <V>(hash: number, key: string, value: V): Leaf<V> => ({ tag: LEAF, hash, key, value })
-const branch = <V>(bitmap: number, children: Node<V>[], owner: Owner | undefined): Branch<V> => ({ tag: BRANCH, bitmap, children, owner })
-
-const find = <V>(root: Branch<V>, key: string): Leaf<V> | undefined => {
+const find = (root: Branch, key: string): unknown => {
   const hash = hashOf(key)
-  let node: Node<V> = root
+  let node = root
   for (let shift = 0; ; shift += 5) {
-    if (node.tag === BRANCH) {
-      const bit = 1 << ((hash >>> shift) & 31)
-      if ((node.bitmap & bit) === 0) return undefined
-      node = node.children[popcount(node.bitmap & (bit - 1))]!
+    const bit = 1 << ((hash >>> shift) & 31)
+    if ((node.bitmap & bit) === 0) return MISSING
+    const at = 2 * popcount(node.bitmap & (bit - 1))
+    const k = node.slots[at]
+    if (typeof k === "string") return k === key ? node.slots[at + 1] : MISSING
+    if (k === null) {
+      node = node.slots[at + 1] as Branch
       continue
     }
-    if (node.tag === LEAF) return node.key === key ? node : undefined
-    for (const l of node.leaves) if (l.key === key) return l
-    return undefined
+    const c = node.slots[at + 1] as Collision
+    const i = c.keys.indexOf(key)
+    return i >= 0 ? c.values[i] : MISSING
   }
 }
 
 /** `node` as the draft's own: itself when the draft made it, else a copy the draft owns */
-const owned = <V>(node: Branch<V>, owner: Owner): Branch<V> => (node.owner === owner ? node : branch(node.bitmap, node.children.slice(), owner))
+const owned = (node: Branch, owner: Owner): Branch => (node.owner === owner ? node : new Branch(node.bitmap, node.slots.slice(), owner))
 
-/** a node holding two entries (a leaf or collision, and a leaf) that share the hash bits above `shift` */
-const pair = <V>(a: Leaf<V> | Collision<V>, b: Leaf<V>, shift: number, owner: Owner): Node<V> => {
-  if (a.hash === b.hash) return { tag: COLLISION, hash: a.hash, leaves: a.tag === LEAF ? [a, b] : [...a.leaves, b] }
-  const fa = (a.hash >>> shift) & 31
-  const fb = (b.hash >>> shift) & 31
-  if (fa === fb) return branch(1 << fa, [pair(a, b, shift + 5, owner)], owner)
-  return branch((1 << fa) | (1 << fb), fa < fb ? [a, b] : [b, a], owner)
+/**
+ * A node holding two entries with different hashes that agree above `shift`: each a key and
+ * its value, or (key undefined) a Collision.
+ */
+const two = (shift: number, ha: number, ka: string | undefined, va: unknown, hb: number, kb: string | undefined, vb: unknown, owner: Owner): Branch => {
+  const fa = (ha >>> shift) & 31
+  const fb = (hb >>> shift) & 31
+  if (fa === fb) return new Branch(1 << fa, [null, two(shift + 5, ha, ka, va, hb, kb, vb, owner)], owner)
+  return new Branch((1 << fa) | (1 << fb), fa < fb ? [ka, va, kb, vb] : [kb, vb, ka, va], owner)
 }
 
 /** `node` with `key` set to `value`: the same node when nothing changed */
-const assoc = <V>(node: Branch<V>, shift: number, entry: Leaf<V>, owner: Owner, size: { n: number }): Branch<V> => {
-  const bit = 1 << ((entry.hash >>> shift) & 31)
-  const at = popcount(node.bitmap & (bit - 1))
+const assoc = (node: Branch, shift: number, hash: number, key: string, value: unknown, owner: Owner, size: { n: number }): Branch => {
+  const bit = 1 << ((hash >>> shift) & 31)
+  const at = 2 * popcount(node.bitmap & (bit - 1))
   if ((node.bitmap & bit) === 0) {
     const own = owned(node, owner)
-    own.children.splice(at, 0, entry)
+    own.slots.splice(at, 0, key, value)
     own.bitmap |= bit
     size.n++
     return own
   }
-  const child = node.children[at]!
-  let next: Node<V>
-  if (child.tag === BRANCH) {
-    next = assoc(child, shift + 5, entry, owner, size)
-  } else if (child.tag === LEAF) {
-    if (child.key === entry.key) {
-      if (child.value === entry.value) return node
-      next = entry
-    } else {
-      next = pair(child, entry, shift + 5, owner)
-      size.n++
-    }
-  } else if (child.hash === entry.hash) {
-    const i = child.leaves.findIndex((l) => l.key === entry.key)
-    if (i >= 0 && child.leaves[i]!.value === entry.value) return node
-    const leaves = child.leaves.slice()
-    if (i >= 0) leaves[i] = entry
-    else {
-      leaves.push(entry)
-      size.n++
-    }
-    next = { tag: COLLISION, hash: child.hash, leaves }
-  } else {
-    next = pair(child, entry, shift + 5, owner)
-    size.n++
+  const k = node.slots[at] as string | null | undefined
+  const v = node.slots[at + 1]
+  if (k === key) {
+    if (v === value) return node
+    const own = owned(node, owner)
+    own.slots[at + 1] = value
+    return own
   }
-  if (next === child) return node
+  let next: Branch | Collision
+  if (typeof k === "string") {
+    const kh = hashOf(k)
+    next = kh === hash ? new Collision(hash, [k, key], [v, value]) : two(shift + 5, kh, k, v, hash, key, value, owner)
+    size.n++
+  } else if (k === null) {
+    next = assoc(v as Branch, shift + 5, hash, key, value, owner, size)
+    if (next === v) return node
+  } else {
+    const c = v as Collision
+    if (c.hash === hash) {
+      const i = c.keys.indexOf(key)
+      if (i >= 0 && c.values[i] === value) return node
+      if (i >= 0) next = new Collision(hash, c.keys, c.values.map((x, j) => (j === i ? value : x)))
+      else {
+        next = new Collision(hash, [...c.keys, key], [...c.values, value])
+        size.n++
+      }
+    } else {
+      next = two(shift + 5, c.hash, undefined, c, hash, key, value, owner)
+      size.n++
+    }
+  }
   const own = owned(node, owner)
-  own.children[at] = next
+  own.slots[at] = next instanceof Branch ? null : undefined
+  own.slots[at + 1] = next
   return own
 }
 
-/** `node` without `key`: the same node when it was not there, undefined when nothing is left */
-const dissoc = <V>(node: Branch<V>, shift: number, hash: number, key: string, owner: Owner, size: { n: number }): Branch<V> | undefined => {
+/** `node` without `key`: the same node when it was not there, undefined when nothing is left below the root */
+const dissoc = (node: Branch, shift: number, hash: number, key: string, owner: Owner, size: { n: number }): Branch | undefined => {
   const bit = 1 << ((hash >>> shift) & 31)
   if ((node.bitmap & bit) === 0) return node
-  const at = popcount(node.bitmap & (bit - 1))
-  const child = node.children[at]!
-  let next: Node<V> | undefined
-  if (child.tag === BRANCH) {
-    next = dissoc(child, shift + 5, hash, key, owner, size)
-    if (next === child) return node
-  } else if (child.tag === LEAF) {
-    if (child.key !== key) return node
-    next = undefined
+  const at = 2 * popcount(node.bitmap & (bit - 1))
+  const k = node.slots[at]
+  const v = node.slots[at + 1]
+  if (typeof k === "string") {
+    if (k !== key) return node
     size.n--
-  } else {
-    const leaves = child.leaves.filter((l) => l.key !== key)
-    if (leaves.length === child.leaves.length) return node
-    size.n--
-    next = leaves.length === 1 ? leaves[0]! : { tag: COLLISION, hash: child.hash, leaves }
+    return removed(node, at, bit, shift, owner)
   }
-  const own = owned(node, owner)
-  if (next !== undefined) {
-    own.children[at] = next
+  if (k === null) {
+    const next = dissoc(v as Branch, shift + 5, hash, key, owner, size)
+    if (next === v) return node
+    if (next === undefined) return removed(node, at, bit, shift, owner)
+    const own = owned(node, owner)
+    own.slots[at + 1] = next
     return own
   }
-  own.children.splice(at, 1)
+  const c = v as Collision
+  const i = c.hash === hash ? c.keys.indexOf(key) : -1
+  if (i < 0) return node
+  size.n--
+  const own = owned(node, owner)
+  if (c.keys.length === 2) {
+    // the one key left sits in the slot itself
+    own.slots[at] = c.keys[1 - i]
+    own.slots[at + 1] = c.values[1 - i]
+  } else own.slots[at + 1] = new Collision(hash, c.keys.filter((_, j) => j !== i), c.values.filter((_, j) => j !== i))
+  return own
+}
+
+const removed = (node: Branch, at: number, bit: number, shift: number, owner: Owner): Branch | undefined => {
+  const own = owned(node, owner)
+  own.slots.splice(at, 2)
   own.bitmap &= ~bit
   return own.bitmap === 0 && shift > 0 ? undefined : own
 }
 
-function forEachLeaf<V>(node: Node<V>, f: (l: Leaf<V>) => void): void {
-  if (node.tag === LEAF) f(node)
-  else if (node.tag === BRANCH) for (const c of node.children) forEachLeaf(c, f)
-  else for (const l of node.leaves) f(l)
+function forEachEntry(node: Branch, f: (key: string, value: unknown) => void): void {
+  const slots = node.slots
+  for (let i = 0; i < slots.length; i += 2) {
+    const k = slots[i] as string | null | undefined
+    if (typeof k === "string") f(k, slots[i + 1])
+    else {
+      const child = slots[i + 1]
+      if (k === null) forEachEntry(child as Branch, f)
+      else {
+        const c = child as Collision
+        for (let j = 0; j < c.keys.length; j++) f(c.keys[j]!, c.values[j])
+      }
+    }
+  }
 }
 
 /** the entries, keys or values in one array: walking the trie once is faster than stepping a generator through it */
-const collect = <V, A>(root: Branch<V>, f: (l: Leaf<V>) => A): A[] => {
+const collect = <A>(root: Branch, f: (key: string, value: unknown) => A): A[] => {
   const out: A[] = []
-  forEachLeaf(root, (l) => void out.push(f(l)))
+  forEachEntry(root, (k, v) => void out.push(f(k, v)))
   return out
 }
 
-const EMPTY_ROOT: Branch<never> = branch(0, [], undefined)
+const EMPTY_ROOT = new Branch(0, [], undefined)
 
 /** A map of string keys that never changes: `edit` gives a draft of the next one. */
 export class PersistentMap<V> implements ReadonlyMap<string, V> {
   /** the map of a trie's root (`empty`, `from` and a draft's `done` make them) */
   constructor(
-    private readonly root: Branch<V>,
+    private readonly root: Branch,
     readonly size: number,
   ) {}
 
@@ -195,11 +230,12 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   get(key: string): V | undefined {
-    return find(this.root, key)?.value
+    const v = find(this.root, key)
+    return v === MISSING ? undefined : (v as V)
   }
 
   has(key: string): boolean {
-    return find(this.root, key) !== undefined
+    return find(this.root, key) !== MISSING
   }
 
   /** a draft of the next map: changed in place, sharing what it leaves alone, until `done` */
@@ -208,19 +244,19 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   }
 
   forEach(f: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    forEachLeaf(this.root, (l) => f.call(thisArg, l.value, l.key, this))
+    forEachEntry(this.root, (k, v) => f.call(thisArg, v as V, k, this))
   }
 
   entries(): MapIterator<[string, V]> {
-    return collect(this.root, (l): [string, V] => [l.key, l.value]).values()
+    return collect(this.root, (k, v): [string, V] => [k, v as V]).values()
   }
 
   keys(): MapIterator<string> {
-    return collect(this.root, (l) => l.key).values()
+    return collect(this.root, (k) => k).values()
   }
 
   values(): MapIterator<V> {
-    return collect(this.root, (l) => l.value).values()
+    return collect(this.root, (_, v) => v as V).values()
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {
@@ -238,7 +274,7 @@ export class MapDraft<V> implements ReadonlyMap<string, V> {
   private readonly count: { n: number }
 
   constructor(
-    private root: Branch<V>,
+    private root: Branch,
     size: number,
   ) {
     this.count = { n: size }
@@ -249,16 +285,17 @@ export class MapDraft<V> implements ReadonlyMap<string, V> {
   }
 
   get(key: string): V | undefined {
-    return find(this.root, key)?.value
+    const v = find(this.root, key)
+    return v === MISSING ? undefined : (v as V)
   }
 
   has(key: string): boolean {
-    return find(this.root, key) !== undefined
+    return find(this.root, key) !== MISSING
   }
 
   set(key: string, value: V): this {
     this.open()
-    this.root = assoc(this.root, 0, leaf(hashOf(key), key, value), this.owner, this.count)
+    this.root = assoc(this.root, 0, hashOf(key), key, value, this.owner, this.count)
     return this
   }
 
@@ -278,19 +315,19 @@ export class MapDraft<V> implements ReadonlyMap<string, V> {
   }
 
   forEach(f: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    forEachLeaf(this.root, (l) => f.call(thisArg, l.value, l.key, this))
+    forEachEntry(this.root, (k, v) => f.call(thisArg, v as V, k, this))
   }
 
   entries(): MapIterator<[string, V]> {
-    return collect(this.root, (l): [string, V] => [l.key, l.value]).values()
+    return collect(this.root, (k, v): [string, V] => [k, v as V]).values()
   }
 
   keys(): MapIterator<string> {
-    return collect(this.root, (l) => l.key).values()
+    return collect(this.root, (k) => k).values()
   }
 
   values(): MapIterator<V> {
-    return collect(this.root, (l) => l.value).values()
+    return collect(this.root, (_, v) => v as V).values()
   }
 
   [Symbol.iterator](): MapIterator<[string, V]> {
