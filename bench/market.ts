@@ -15,6 +15,7 @@ import { join } from "node:path"
 import { chainSettings } from "../src/config/index.ts"
 import { startNodeProxy, type NodeProxy } from "../src/devnet/index.ts"
 import { MarketState } from "../src/market/index.ts"
+import { graphOf } from "../src/routing/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { startHistoryDevnet, type HistoryDevnet } from "./market-history/index.ts"
 import type { Measurement } from "./measurement.ts"
@@ -195,6 +196,11 @@ const measureScale = async (): Promise<Measurement[]> => {
       const bytes = (heapAfterGc() - before) / world.pools.size
       rows.push({ name: `ready from nothing (${world.pools.size} pools, no rate limit)`, value: seconds, unit: "s", note: `${proxy.counts().total} requests: ${requestsNote(proxy)}` })
       rows.push({ name: `market memory per pool at ${world.pools.size} pools`, value: Math.round(bytes), unit: "bytes", note: "the whole service's heap after the start, over its pools: states, metas, the World, token checks" })
+      // the routing index of the World and every pool's float models, as a long-running service ends up with
+      const graph = graphOf(world)
+      for (let e = 0; e < graph.edgeCount; e++) graph.curve(e)
+      const routed = (heapAfterGc() - before) / world.pools.size
+      rows.push({ name: `market memory per pool at ${world.pools.size} pools, with the routing index`, value: Math.round(routed), unit: "bytes", target: "<= 2048", met: routed <= 2048, note: `the same with the World's routing index and every edge's float model (${graph.edgeCount} edges)` })
       const touched: number[] = []
       const own: number[] = []
       const node: number[] = []

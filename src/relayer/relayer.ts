@@ -132,9 +132,10 @@ export const makeRelayer = (settings: RelayerSettings) =>
       ).pipe(Effect.map((raw) => ({ raw, hash: keccak256(raw) })))
 
     // a refusal (already known, nonce mined, underpriced) is for the follower to judge from the chain
-    const broadcast = (raw: Hex, hash: Hex, tradeHash: string) =>
+    const broadcast = (raw: Hex, hash: Hex, tradeHash: string, refusal: "warning" | "debug" = "warning") =>
       Effect.catchAll(Effect.asVoid(node.send(raw)), (e) =>
-        Effect.logWarning("relayer: the node refused a transaction").pipe(Effect.annotateLogs({ tradeHash, hash, error: e.message })))
+        (refusal === "warning" ? Effect.logWarning : Effect.logDebug)("relayer: the node refused a transaction").pipe(
+          Effect.annotateLogs({ tradeHash, hash, error: e.message })))
 
     // ---- transitions
 
@@ -233,13 +234,19 @@ export const makeRelayer = (settings: RelayerSettings) =>
     const settle = (row: OrderRow, tx: TransactionRow, receipt: Receipt, now: number) =>
       Effect.gen(function* () {
         const called = parseTransaction(tx.raw as Hex).to
-        const fill = receipt.success && called != null ? findOrderFill(receipt.logs, row.trade_hash as Hex, called) : undefined
-        if (receipt.success && fill === undefined) {
+        // the transfer to itself that freed the nonce of an order past its deadline: the order never ran
+        const cancelled = called != null && row.relayer !== null && getAddress(called) === getAddress(row.relayer)
+        const fill = receipt.success && called != null && !cancelled ? findOrderFill(receipt.logs, row.trade_hash as Hex, called) : undefined
+        if (receipt.success && fill === undefined && !cancelled) {
           yield* Effect.logWarning("relayer: the order's transaction succeeded without an OrderFilled event").pipe(
             Effect.annotateLogs({ tradeHash: row.trade_hash, hash: tx.hash }))
         }
-        const status = receipt.success ? "confirmed" : "failed"
-        const reason = receipt.success ? null : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, receipt.blockNumber)}`
+        const status = cancelled ? "expired" : receipt.success ? "confirmed" : "failed"
+        const reason = cancelled
+          ? `the deadline passed before the order's transaction was mined; ${tx.hash}, a transfer of nothing to the relayer itself, took its nonce in block ${receipt.blockNumber}`
+          : receipt.success
+            ? null
+            : `the transaction ${tx.hash} reverted in block ${receipt.blockNumber}${yield* revertReason(tx, getAddress(row.relayer ?? address), receipt.blockNumber)}`
         const settled = yield* sql.withTransaction(
           Effect.zipLeft(
             sql<{ accepted_at: number | string }>`UPDATE relayer_orders SET status = ${status}, reason = ${reason}, finished_at = ${now},
@@ -250,13 +257,13 @@ export const makeRelayer = (settings: RelayerSettings) =>
         )
         if (settled.length === 0) return
         yield* countStatus(status)
-        if (receipt.success) yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
+        if (status === "confirmed") yield* recordConfirmation((now - num(settled[0]!.accepted_at)) / 1000, getAddress(row.token_out), fill?.relayerFee ?? null)
       })
 
     /** Why a mined transaction reverted, as its call replayed on the parent block says (": <reason>"), or "" when it cannot say. */
-    const revertReason = (tx: TransactionRow, blockNumber: bigint) => {
+    const revertReason = (tx: TransactionRow, from: Address, blockNumber: bigint) => {
       const sent = parseTransaction(tx.raw as Hex)
-      return node.revertData({ from: address, to: sent.to!, data: sent.data ?? "0x", gas: sent.gas! }, blockNumber - 1n).pipe(
+      return node.revertData({ from, to: sent.to!, data: sent.data ?? "0x", gas: sent.gas! }, blockNumber - 1n).pipe(
         Effect.map((data) => {
           const why = data === undefined ? undefined : describeRevert(data)
           return why === undefined ? "" : `: ${why}`
@@ -265,9 +272,16 @@ export const makeRelayer = (settings: RelayerSettings) =>
       )
     }
 
+    /**
+     * A transaction not mined in time, replaced at its nonce with higher fees: by the same call, or, once
+     * the head is at the order's deadline (no later block may execute it), by a transfer of nothing to the
+     * relayer itself, which frees the nonce for 21,000 gas instead of a revert's.
+     */
     const replace = (row: OrderRow, last: TransactionRow, head: Head) =>
       Effect.gen(function* () {
         const previous = parseTransaction(last.raw as Hex)
+        const cancel = head.timestamp >= BigInt(row.deadline)
+        const call = cancel ? { to: address, data: "0x" as Hex, gas: 21_000n } : { to: previous.to!, data: previous.data ?? "0x", gas: previous.gas! }
         const tip = yield* node.tip
         const fees = replacementFees(
           { maxFeePerGas: previous.maxFeePerGas ?? 0n, maxPriorityFeePerGas: previous.maxPriorityFeePerGas ?? 0n },
@@ -286,24 +300,32 @@ export const makeRelayer = (settings: RelayerSettings) =>
             const seqs = yield* sql<{ seq: number | string | null }>`SELECT MAX(seq) AS seq FROM relayer_transactions WHERE trade_hash = ${row.trade_hash}`
             // settled meanwhile, or replaced by another instance
             if (rows[0]?.status !== "submitted" || seqs[0]?.seq === null || num(seqs[0]!.seq!) !== num(last.seq)) return undefined
-            const tx = yield* sign({ to: previous.to!, data: previous.data ?? "0x", gas: previous.gas!, nonce: BigInt(previous.nonce!), fees })
+            const tx = yield* sign({ ...call, nonce: BigInt(previous.nonce!), fees })
             yield* sql`INSERT INTO relayer_transactions (hash, trade_hash, relayer, nonce, seq, raw, sent_by, sent_at, sent_block, block_number)
               VALUES (${tx.hash}, ${row.trade_hash}, ${address}, ${num(last.nonce)}, ${num(last.seq) + 1}, ${tx.raw}, ${me}, ${now}, ${Number(head.number)}, NULL)`
             return tx
           }),
         )
         if (signed === undefined) return
-        yield* Effect.logInfo("relayer: a transaction not mined in time is replaced").pipe(
+        yield* Effect.logInfo(cancel ? "relayer: a transaction not mined by the order's deadline is replaced by a transfer to itself" : "relayer: a transaction not mined in time is replaced").pipe(
           Effect.annotateLogs({ tradeHash: row.trade_hash, replaced: last.hash, hash: signed.hash, maxFeePerGas: fees.maxFeePerGas.toString() }))
         yield* broadcast(signed.raw, signed.hash, row.trade_hash)
       })
 
+    /**
+     * Every submitted order, of this instance's relayer address or of a former one (a key changed, or
+     * another instance's): its receipts, a nonce another transaction took, and for this address's own,
+     * a replacement or the recorded bytes again. A former address's order is followed without its key:
+     * its recorded bytes sent again while the node has lost them, and, unmined at its deadline, expired.
+     */
     const follow = Effect.gen(function* () {
       const submitted = yield* sql<OrderRow>`SELECT ${orderColumns(sql)} FROM relayer_orders
-        WHERE status = 'submitted' AND relayer = ${address} ORDER BY nonce`
+        WHERE status = 'submitted' ORDER BY relayer, nonce`
       if (submitted.length === 0) return false
-      // read before the receipts: a nonce mined by then whose transactions have no receipt was used by another
-      const mined = yield* node.nonce(address, "latest")
+      // read before the receipts: a nonce mined by then whose transactions have no receipt was used by another;
+      // a head at an order's deadline then means no later block may execute it
+      const accounts = [...new Set(submitted.map((row) => getAddress(row.relayer!)))]
+      const minedOf = new Map(yield* Effect.forEach(accounts, (account) => Effect.map(node.nonce(account, "latest"), (n) => [account, n] as const), { concurrency: 4 }))
       const head = yield* node.head
       for (const row of submitted) {
         const txs = yield* transactionsOf(sql, row.trade_hash)
@@ -315,7 +337,8 @@ export const makeRelayer = (settings: RelayerSettings) =>
           yield* settle(row, found.tx, found.receipt!, now)
           continue
         }
-        if (mined > big(row.nonce)!) {
+        const account = getAddress(row.relayer!)
+        if (minedOf.get(account)! > big(row.nonce)!) {
           // another transaction of the account took the nonce: none of the order's can be mined now, so
           // it was never executed; it waits again, pending, for a new nonce
           const requeued = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders
@@ -329,6 +352,18 @@ export const makeRelayer = (settings: RelayerSettings) =>
           continue
         }
         const last = txs.at(-1)!
+        if (account !== address) {
+          if (head.timestamp >= BigInt(row.deadline)) {
+            const expired = yield* sql<{ trade_hash: string }>`UPDATE relayer_orders SET status = 'expired', finished_at = ${now},
+                reason = ${`the deadline passed before the order's transaction from the former relayer address ${account} was mined`}
+              WHERE trade_hash = ${row.trade_hash} AND status = 'submitted' RETURNING trade_hash`
+            yield* countStatus("expired", expired.length)
+          } else if (!(yield* node.knows(last.hash as Hex))) {
+            // without the key nothing better can be sent: tried again on every look, a refusal logged in debug only
+            yield* broadcast(last.raw as Hex, last.hash as Hex, row.trade_hash, "debug")
+          }
+          continue
+        }
         if (head.number - BigInt(last.sent_block) >= replaceAfterBlocks || now - num(last.sent_at) >= replaceAfterMs) {
           yield* replace(row, last, head)
         } else if (!(yield* node.knows(last.hash as Hex))) {

@@ -30,26 +30,28 @@ const Q96F = 2 ** 96
 
 /** Uniswap V2 and its forks, fee f: out = g x R_out / (R_in + g x), g = 1 - f. */
 export class V2Curve implements Curve {
-  readonly cap = Number.POSITIVE_INFINITY
   readonly spot: number
-  private readonly k: number // g * R_in * R_out
   constructor(
     private readonly reserveIn: number,
     private readonly reserveOut: number,
     private readonly gamma = 0.997,
   ) {
-    this.k = gamma * reserveIn * reserveOut
     this.spot = this.marginal(0)
-    this.maxOut = reserveOut
   }
-  readonly maxOut: number
+  get cap(): number {
+    return Number.POSITIVE_INFINITY
+  }
+  get maxOut(): number {
+    return this.reserveOut
+  }
   out(x: number): number {
     const w = this.gamma * x
     return (w * this.reserveOut) / (this.reserveIn + w)
   }
   marginal(x: number): number {
     const d = this.reserveIn + this.gamma * x
-    return this.k / (d * d)
+    // g R_in R_out / d^2
+    return (this.gamma * this.reserveIn * this.reserveOut) / (d * d)
   }
   crossings(): number {
     return 0
@@ -70,38 +72,36 @@ export class V2Curve implements Curve {
  * d x_j / d x_i = -(Ann + P / x_i) / (Ann + P / x_j), P = D^(n+1) / (n^n prod x).
  */
 export class StableCurve implements Curve {
-  readonly cap = Number.POSITIVE_INFINITY
   readonly spot: number
-  private readonly n: number
-  private readonly ann: number
-  private readonly d: number
-  /** c and b of Curve's get_y without the input coin's balance (filled per call) */
-  private readonly others: number[]
+  readonly maxOut: number
   constructor(
-    private readonly xp: readonly number[],
+    /** the pool's invariant, shared by the curves of all its coin pairs */
+    private readonly pool: StableInvariant,
     private readonly i: number,
     private readonly j: number,
-    amp: number,
     /** input units to normalised units, normalised units to output units */
     private readonly scaleIn: number,
     private readonly scaleOut: number,
     private readonly gamma: number,
   ) {
-    this.n = xp.length
-    this.ann = (amp / 100) * this.n
-    this.d = stableD(xp, this.ann)
-    this.others = xp.filter((_, k) => k !== i && k !== j)
     this.spot = this.marginal(0)
-    this.maxOut = xp[j]! * gamma * scaleOut
+    this.maxOut = pool.xp[j]! * gamma * scaleOut
   }
-  readonly maxOut: number
+  get cap(): number {
+    return Number.POSITIVE_INFINITY
+  }
 
   /** the balance of coin j that keeps D when coin i holds xi (Curve's get_y, in floats) */
   private y(xi: number): number {
-    const { n, ann, d } = this
+    const { i, j } = this
+    const { ann, d, xp } = this.pool
+    const n = xp.length
     let c = (d * d) / (xi * n)
     let sum = xi
-    for (const x of this.others) {
+    // the other coins, in pool order
+    for (let k = 0; k < n; k++) {
+      if (k === i || k === j) continue
+      const x = xp[k]!
       c = (c * d) / (x * n)
       sum += x
     }
@@ -118,20 +118,22 @@ export class StableCurve implements Curve {
 
   out(x: number): number {
     if (!(x > 0)) return 0
-    const dy = this.xp[this.j]! - this.y(this.xp[this.i]! + x * this.scaleIn)
+    const dy = this.pool.xp[this.j]! - this.y(this.pool.xp[this.i]! + x * this.scaleIn)
     return dy > 0 ? dy * this.gamma * this.scaleOut : 0
   }
 
   marginal(x: number): number {
-    const xi = this.xp[this.i]! + x * this.scaleIn
+    const { xp, d, ann } = this.pool
+    const n = xp.length
+    const xi = xp[this.i]! + x * this.scaleIn
     const xj = this.y(xi)
-    let p = this.d
+    let p = d
     let prod = xi * xj
-    for (const o of this.others) prod *= o
+    for (let k = 0; k < n; k++) if (k !== this.i && k !== this.j) prod *= xp[k]!
     // D^(n+1) / (n^n prod x), as the product of (D / (n x_k)) terms times D
-    for (let k = 0; k < this.n; k++) p /= this.n
-    p = (p * this.d ** this.n) / prod
-    const rate = (this.ann + p / xi) / (this.ann + p / xj)
+    for (let k = 0; k < n; k++) p /= n
+    p = (p * d ** n) / prod
+    const rate = (ann + p / xi) / (ann + p / xj)
     return rate * this.gamma * this.scaleIn * this.scaleOut
   }
 
@@ -146,16 +148,23 @@ export class StableCurve implements Curve {
     if (y >= this.maxOut) return Number.POSITIVE_INFINITY
     const dy = y / (this.gamma * this.scaleOut)
     // a few millionths of the balance and less: the spot rate (the difference below would cancel to noise)
-    if (dy < this.xp[this.j]! * 1e-7) return y / this.spot
-    const xj = this.xp[this.j]! - dy
+    if (dy < this.pool.xp[this.j]! * 1e-7) return y / this.spot
+    const xj = this.pool.xp[this.j]! - dy
     if (!(xj > 0)) return Number.POSITIVE_INFINITY
-    const x = (this.y(xj) - this.xp[this.i]!) / this.scaleIn
+    const x = (this.y(xj) - this.pool.xp[this.i]!) / this.scaleIn
     return x > 0 ? x : 0
   }
 }
 
+/** A stable pool's balances in normalised units, A n and D: what the curves of all its coin pairs share. */
+interface StableInvariant {
+  readonly xp: Float64Array
+  readonly ann: number
+  readonly d: number
+}
+
 /** Curve's get_D in floats: Newton's method on the invariant from D = S. */
-const stableD = (xp: readonly number[], ann: number): number => {
+const stableD = (xp: Float64Array, ann: number): number => {
   const n = xp.length
   let s = 0
   for (const x of xp) s += x
@@ -180,59 +189,57 @@ const stableD = (xp: readonly number[], ann: number): number => {
  *   oneForZero (price up):   s' = s + e/L,     out = L (1/s - 1/s'), d out/d e = 1/s'^2
  */
 export class ConcentratedCurve implements Curve {
-  readonly cap: number
   readonly spot: number
-  /** cumulative net input at each segment start (length n + 1; last = end of the known range) */
-  private readonly e: Float64Array
-  /** cumulative output at each segment start (length n + 1) */
-  private readonly y: Float64Array
-  /** sqrt price at each segment start (length n) */
-  private readonly s: Float64Array
-  /** liquidity within each segment (length n) */
-  private readonly l: Float64Array
-  private readonly n: number
+  /**
+   * per segment k < n, in one array (a market holds tens of thousands of these):
+   * e[k] = d[k], the cumulative net input at its start (d[n]: the end of the known range);
+   * y[k] = d[n + 1 + k], the cumulative output at its start (d[2n + 1]: at the end);
+   * s[k] = d[2n + 2 + k], the sqrt price at its start; l[k] = d[3n + 2 + k], its liquidity
+   */
+  private readonly d: Float64Array
+  private readonly eLim: number
+  private readonly yLim: number
 
   constructor(
     private readonly zeroForOne: boolean,
     private readonly gamma: number, // 1 - fee
-    e: Float64Array,
-    y: Float64Array,
-    s: Float64Array,
-    l: Float64Array,
+    d: Float64Array,
   ) {
-    this.e = e
-    this.y = y
-    this.s = s
-    this.l = l
-    this.n = s.length
+    this.d = d
     // a hair below the modelled end of the known range, so that an allocation
     // the optimiser pushes to the capacity still fits the exact swap
-    this.eLim = this.n === 0 ? 0 : e[this.n]! * (1 - 1e-9)
+    this.eLim = this.n === 0 ? 0 : d[this.n]! * (1 - 1e-9)
     this.yLim = this.n === 0 ? 0 : this.within(this.eLim)
-    this.cap = this.eLim / gamma
     this.spot = this.marginal(0)
-    this.maxOut = this.yLim
   }
-  readonly maxOut: number
-
-  private readonly eLim: number
-  private readonly yLim: number
+  /** segments */
+  private get n(): number {
+    return (this.d.length - 2) >> 2
+  }
+  get cap(): number {
+    return this.eLim / this.gamma
+  }
+  get maxOut(): number {
+    return this.yLim
+  }
 
   /** output for net input en < e[n] */
   private within(en: number): number {
     const k = this.segment(en)
-    const r = en - this.e[k]!
-    const s = this.s[k]!
-    const l = this.l[k]!
-    if (l === 0) return this.y[k]!
+    const { d, n } = this
+    const r = en - d[k]!
+    const s = d[2 * n + 2 + k]!
+    const l = d[3 * n + 2 + k]!
+    const y = d[n + 1 + k]!
+    if (l === 0) return y
     // L (s - s') and L (1/s - 1/s'), rearranged so that small inputs lose no precision
-    if (this.zeroForOne) return this.y[k]! + (r * s * s * l) / (l + r * s)
-    return this.y[k]! + r / (s * (s + r / l))
+    if (this.zeroForOne) return y + (r * s * s * l) / (l + r * s)
+    return y + r / (s * (s + r / l))
   }
 
   /** index of the segment holding net input en (en < e[n]) */
   private segment(en: number): number {
-    const e = this.e
+    const e = this.d
     let lo = 0
     let hi = this.n - 1
     if (hi < 8) {
@@ -256,9 +263,10 @@ export class ConcentratedCurve implements Curve {
     const en = x * this.gamma
     if (en >= this.eLim) return 0
     const k = this.segment(en)
-    const r = en - this.e[k]!
-    const s = this.s[k]!
-    const l = this.l[k]!
+    const { d, n } = this
+    const r = en - d[k]!
+    const s = d[2 * n + 2 + k]!
+    const l = d[3 * n + 2 + k]!
     if (l === 0) return 0
     if (this.zeroForOne) {
       const s2 = (s * l) / (l + r * s)
@@ -281,23 +289,24 @@ export class ConcentratedCurve implements Curve {
     if (!(y > 0)) return 0
     if (y >= this.yLim) return Number.POSITIVE_INFINITY
     // the last segment whose start output is <= y (segments without liquidity add no output)
-    const Y = this.y
+    const { d: D, n } = this
+    const Y = n + 1
     let lo = 0
-    let hi = this.n - 1
+    let hi = n - 1
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1
-      if (Y[mid]! <= y) lo = mid
+      if (D[Y + mid]! <= y) lo = mid
       else hi = mid - 1
     }
-    const ry = y - Y[lo]!
-    const s = this.s[lo]!
-    const l = this.l[lo]!
+    const ry = y - D[Y + lo]!
+    const s = D[2 * n + 2 + lo]!
+    const l = D[3 * n + 2 + lo]!
     let r = 0
     if (ry > 0) {
       const d = this.zeroForOne ? s * (s * l - ry) : l - ry * s
-      r = d > 0 ? (this.zeroForOne ? (ry * l) / d : (ry * s * s * l) / d) : this.e[lo + 1]! - this.e[lo]!
+      r = d > 0 ? (this.zeroForOne ? (ry * l) / d : (ry * s * s * l) / d) : D[lo + 1]! - D[lo]!
     }
-    return Math.min(this.e[lo]! + r, this.eLim) / this.gamma
+    return Math.min(D[lo]! + r, this.eLim) / this.gamma
   }
 }
 
@@ -326,10 +335,12 @@ const buildConcentrated = (pool: ConcentratedPoolState, zeroForOne: boolean): Cu
   const end = sqrtAtTick(zeroForOne ? pool.tickLower : pool.tickUpper)
   if (zeroForOne ? end >= s : end <= s) return undefined
   const n = crossable.length + 1
-  const E = new Float64Array(n + 1)
-  const Y = new Float64Array(n + 1)
-  const S = new Float64Array(n)
-  const L = new Float64Array(n)
+  // the curve's one array: E, Y (n + 1 each), S, L (n each)
+  const data = new Float64Array(4 * n + 2)
+  const E = data.subarray(0, n + 1)
+  const Y = data.subarray(n + 1, 2 * n + 2)
+  const S = data.subarray(2 * n + 2, 3 * n + 2)
+  const L = data.subarray(3 * n + 2, 4 * n + 2)
   let e = 0
   let y = 0
   for (let k = 0; k < n; k++) {
@@ -358,7 +369,7 @@ const buildConcentrated = (pool: ConcentratedPoolState, zeroForOne: boolean): Cu
   E[n] = e
   Y[n] = y
   if (!(e > 0) || !(y > 0)) return undefined
-  return new ConcentratedCurve(zeroForOne, gamma, E, Y, S, L)
+  return new ConcentratedCurve(zeroForOne, gamma, data)
 }
 
 const buildV2 = (pool: V2PoolState, zeroForOne: boolean): Curve | undefined => {
@@ -369,13 +380,26 @@ const buildV2 = (pool: V2PoolState, zeroForOne: boolean): Curve | undefined => {
   return zeroForOne ? new V2Curve(r0, r1, gamma) : new V2Curve(r1, r0, gamma)
 }
 
+// the invariant of each stable pool state whose curves were built, shared by them
+const invariants = new WeakMap<StablePoolState, StableInvariant>()
+const invariantOf = (pool: StablePoolState): StableInvariant => {
+  let inv = invariants.get(pool)
+  if (inv === undefined) {
+    const xp = Float64Array.from(pool.balances, (b, k) => (Number(b) * Number(pool.rates[k]!)) / 1e36)
+    const ann = (Number(pool.amp) / 100) * xp.length
+    inv = { xp, ann, d: stableD(xp, ann) }
+    invariants.set(pool, inv)
+  }
+  return inv
+}
+
 const buildStable = (pool: StablePoolState, i: number, j: number): Curve | undefined => {
-  const xp = pool.balances.map((b, k) => (Number(b) * Number(pool.rates[k]!)) / 1e36)
-  if (!xp.every((x) => x > 0)) return undefined
   const gamma = 1 - Number(pool.fee) / 1e10
   if (!(gamma > 0) || pool.amp <= 0n) return undefined
+  const inv = invariantOf(pool)
+  if (!inv.xp.every((x) => x > 0)) return undefined
   // the input to normalised units, normalised units to the output's smallest unit
-  return new StableCurve(xp, i, j, Number(pool.amp), Number(pool.rates[i]!) / 1e36, 1e36 / Number(pool.rates[j]!), gamma)
+  return new StableCurve(inv, i, j, Number(pool.rates[i]!) / 1e36, 1e36 / Number(pool.rates[j]!), gamma)
 }
 
 /**
@@ -391,27 +415,6 @@ export const buildCurve = (pool: PoolState, coinIn: number, coinOut: number): Cu
     default:
       return buildConcentrated(pool, coinIn === 0)
   }
-}
-
-// Pool states are immutable: a curve built once serves every snapshot that
-// still holds the same state object.
-const cache = new WeakMap<PoolState, (Curve | null | undefined)[]>()
-
-/** buildCurve, memoised per pool state object and direction. */
-export const curveOf = (pool: PoolState, coinIn: number, coinOut: number): Curve | undefined => {
-  let entry = cache.get(pool)
-  if (entry === undefined) {
-    entry = []
-    cache.set(pool, entry)
-  }
-  // up to 8 coins a pool: one slot per ordered pair
-  const slot = coinIn * 8 + coinOut
-  let c = entry[slot]
-  if (c === undefined) {
-    c = buildCurve(pool, coinIn, coinOut) ?? null
-    entry[slot] = c
-  }
-  return c ?? undefined
 }
 
 /** Output of a path (curves in order) for input x. */

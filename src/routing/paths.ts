@@ -54,7 +54,7 @@ export interface Candidate {
 // scratch: states (edge, previous state, amount, depth), beams per layer and token
 
 let cap = 0
-let stEdge: (Edge | undefined)[] = []
+let stEdge = new Int32Array(0)
 let stPrev = new Int32Array(0)
 let stAmount = new Float64Array(0)
 let stDepth = new Uint8Array(0)
@@ -72,6 +72,8 @@ let finalsLen = 0
 const top = new Float64Array(KEEP_BY_NET)
 /** the venues this search may use; every venue when undefined */
 let venues: ReadonlySet<string> | undefined
+/** the graph searched (let go between searches, so an old snapshot's graph is not kept alive) */
+let graph = undefined as unknown as TokenGraph
 
 const ensureTokens = (n: number): void => {
   if (n <= tokens) return
@@ -82,9 +84,12 @@ const ensureTokens = (n: number): void => {
   worth = new Float64Array(tokens)
 }
 
-const push = (edge: Edge, prev: number, amount: number, depth: number): number => {
+const push = (edge: number, prev: number, amount: number, depth: number): number => {
   if (stCount === cap) {
     cap = Math.max(1024, 2 * cap)
+    const e = new Int32Array(cap)
+    e.set(stEdge)
+    stEdge = e
     const p = new Int32Array(cap)
     p.set(stPrev)
     stPrev = p
@@ -105,11 +110,13 @@ const push = (edge: Edge, prev: number, amount: number, depth: number): number =
 }
 
 /** one more hop: the state after `edge` for the amount held by `prev` (-1: the input), or -1 */
-const step = (edge: Edge, prev: number, amountIn: number): number => {
-  if (venues !== undefined && !venues.has(edge.pool.venue)) return -1
-  const c = edge.curve
+const step = (edge: number, prev: number, amountIn: number): number => {
+  if (venues !== undefined && !venues.has(graph.pool(edge).venue)) return -1
+  const c = graph.curve(edge)
   if (c === undefined) return -1
-  for (let s = prev; s >= 0; s = stPrev[s]!) if (stEdge[s]!.poolIndex === edge.poolIndex) return -1
+  const pools = graph.edgePool
+  const pool = pools[edge]!
+  for (let s = prev; s >= 0; s = stPrev[s]!) if (pools[stEdge[s]!] === pool) return -1
   const amount = c.out(amountIn)
   if (!(amount > 0)) return -1
   return push(edge, prev, amount, prev < 0 ? 1 : stDepth[prev]! + 1)
@@ -141,7 +148,7 @@ const addFinal = (s: number, gasRate: number): void => {
   }
   finals[finalsLen++] = s
   let gas = GAS.base + GAS.perSplit
-  for (let x = s; x >= 0; x = stPrev[x]!) gas += hopGas(stEdge[x]!.pool.kind, 0)
+  for (let x = s; x >= 0; x = stPrev[x]!) gas += hopGas(graph.pool(stEdge[x]!).kind, 0)
   const net = stAmount[s]! - gasRate * gas
   if (net <= top[KEEP_BY_NET - 1]!) return
   let i = KEEP_BY_NET - 1
@@ -152,24 +159,18 @@ const addFinal = (s: number, gasRate: number): void => {
   top[i] = net
 }
 
-// best spot rate among a token pair's pools; edge lists belong to the snapshot's graph and never change
-const spotOfPair = new WeakMap<readonly Edge[], number>()
-const spotOf = (edges: readonly Edge[], allowed: ReadonlySet<string> | undefined): number => {
+/**
+ * best spot rate among a token pair's pools (by pair slot); the graph keeps it for all venues only:
+ * a pair has few pools, so a narrowed answer is cheaper to compute than to keep
+ */
+const bestSpot = (slot: number): number => {
+  if (venues === undefined) return graph.pairSpot(slot)
   let best = 0
-  for (const e of edges) {
-    if (allowed !== undefined && !allowed.has(e.pool.venue)) continue
-    const c = e.curve
+  for (let k = graph.pairStart[slot]!; k < graph.pairStart[slot + 1]!; k++) {
+    const e = graph.pairEdges[k]!
+    if (!venues.has(graph.pool(e).venue)) continue
+    const c = graph.curve(e)
     if (c !== undefined && c.spot > best) best = c.spot
-  }
-  return best
-}
-/** kept for all venues only: a pair has few pools, so a narrowed answer is cheaper to compute than to keep */
-const bestSpot = (edges: readonly Edge[]): number => {
-  if (venues !== undefined) return spotOf(edges, venues)
-  let best = spotOfPair.get(edges)
-  if (best === undefined) {
-    best = spotOf(edges, undefined)
-    spotOfPair.set(edges, best)
   }
   return best
 }
@@ -177,7 +178,7 @@ const bestSpot = (edges: readonly Edge[]): number => {
 const makeCandidate = (last: number, total: number, gasRate: number): Candidate => {
   const depth = stDepth[last]!
   const edges: Edge[] = new Array(depth)
-  for (let s = last; s >= 0; s = stPrev[s]!) edges[stDepth[s]! - 1] = stEdge[s]!
+  for (let s = last; s >= 0; s = stPrev[s]!) edges[stDepth[s]! - 1] = graph.edge(stEdge[s]!)
   return candidateOf(edges, total, gasRate, stAmount[last]!)
 }
 
@@ -245,8 +246,8 @@ const collect = (total: number, gasRate: number): Candidate[] => {
     let m = 1
     // spot rate of the path: the product of its hops' spot rates
     for (let s = f; s >= 0; s = stPrev[s]!) {
-      gas += hopGas(stEdge[s]!.pool.kind, 0)
-      m *= stEdge[s]!.curve!.spot
+      gas += hopGas(graph.pool(stEdge[s]!).kind, 0)
+      m *= graph.curve(stEdge[s]!)!.spot
     }
     score[i] = stAmount[f]! - gasRate * gas
     spot[i] = m
@@ -264,18 +265,18 @@ const collect = (total: number, gasRate: number): Candidate[] => {
   return kept
 }
 
-/** clears the beams, the token scratch and the states' edge references */
-const reset = (neighboursOfOut: readonly number[]): void => {
+/** clears the beams and the token scratch */
+const reset = (neighboursOfOut: Int32Array): void => {
   for (let layer = 0; layer < 2; layer++) {
     const list = touched[layer]!
     for (let i = 0; i < touchedLen[layer]!; i++) beamLen[layer * tokens + list[i]!] = 0
     touchedLen[layer] = 0
   }
   for (const y of neighboursOfOut) worth[y] = 0
-  stEdge.fill(undefined, 0, stCount)
   stCount = 0
   finalsLen = 0
   venues = undefined
+  graph = undefined as unknown as TokenGraph
 }
 
 /**
@@ -285,7 +286,7 @@ const reset = (neighboursOfOut: readonly number[]): void => {
  * no path exists. Only pools of `allowed` venues are used when it is given.
  */
 export const findCandidates = (
-  graph: TokenGraph,
+  searched: TokenGraph,
   tokenIn: string,
   tokenOut: string,
   total: number,
@@ -293,19 +294,26 @@ export const findCandidates = (
   gasRate: number,
   allowed?: ReadonlySet<string>,
 ): Candidate[] => {
-  const A = graph.tokenIndex.get(tokenIn)
-  const B = graph.tokenIndex.get(tokenOut)
+  const A = searched.tokenIndex.get(tokenIn)
+  const B = searched.tokenIndex.get(tokenOut)
   if (A === undefined || B === undefined) return []
+  graph = searched
   ensureTokens(graph.tokenCount)
   venues = allowed
   top.fill(Number.NEGATIVE_INFINITY)
-  const neighboursOfOut = graph.neighbours[B]!
+  const { outStart, outEdges, nbStart, nbTo, pairStart, pairEdges, edgeTo } = graph
+  const outFirst = nbStart[B]!
+  const outEnd = nbStart[B + 1]!
   // what one unit of each neighbour of tokenOut is worth in tokenOut at best (0 elsewhere; tokenIn excluded)
-  for (const y of neighboursOfOut) if (y !== A) worth[y] = bestSpot(graph.pair(y, B)!)
+  for (let k = outFirst; k < outEnd; k++) {
+    const y = nbTo[k]!
+    if (y !== A) worth[y] = bestSpot(graph.pairSlot(y, B))
+  }
   try {
     // hop 1
-    for (const e of graph.out[A]!) {
-      const t = e.to
+    for (let k = outStart[A]!; k < outStart[A + 1]!; k++) {
+      const e = outEdges[k]!
+      const t = edgeTo[e]!
       if (t !== B && (maxHops < 2 || (maxHops === 2 && worth[t] === 0))) continue
       const s = step(e, -1, total)
       if (s < 0) continue
@@ -333,8 +341,10 @@ export const findCandidates = (
       order.sort((a, b) => bound[b]! - bound[a]!)
       for (const s of order) {
         if (bound[s]! - twoHopGas <= top[KEEP_BY_NET - 1]!) break
-        for (const e of graph.pair(stEdge[s]!.to, B)!) {
-          const c = e.curve
+        const slot = graph.pairSlot(edgeTo[stEdge[s]!]!, B)
+        for (let k = pairStart[slot]!; k < pairStart[slot + 1]!; k++) {
+          const e = pairEdges[k]!
+          const c = graph.curve(e)
           if (c === undefined || stAmount[s]! * c.spot - twoHopGas <= top[KEEP_BY_NET - 1]!) continue
           const f = step(e, s, stAmount[s]!)
           if (f >= 0) addFinal(f, gasRate)
@@ -345,10 +355,10 @@ export const findCandidates = (
     // hop 2 into a neighbour of tokenOut, then hop 3
     if (maxHops >= 3) {
       const threeHopGas = gasRate * (GAS.base + GAS.perSplit + 3 * MIN_HOP_GAS)
-      const extend = (x: number, e: Edge): void => {
-        const w = worth[e.to]!
+      const extend = (x: number, e: number): void => {
+        const w = worth[edgeTo[e]!]!
         if (w === 0) return
-        const c = e.curve
+        const c = graph.curve(e)
         if (c === undefined) return
         const rate = w * c.spot
         const base = x * BEAM
@@ -357,21 +367,21 @@ export const findCandidates = (
           const s = beam[base + j]!
           if (stAmount[s]! * rate - threeHopGas <= top[KEEP_BY_NET - 1]!) return
           const n = step(e, s, stAmount[s]!)
-          if (n >= 0) keep(1, e.to, n)
+          if (n >= 0) keep(1, edgeTo[e]!, n)
         }
       }
       const list = touched[0]!
       const count = touchedLen[0]!
       for (let k = 0; k < count; k++) {
         const x = list[k]!
-        const outOfX = graph.out[x]!
-        if (outOfX.length <= neighboursOfOut.length) {
-          for (const e of outOfX) extend(x, e)
+        if (outStart[x + 1]! - outStart[x]! <= outEnd - outFirst) {
+          for (let j = outStart[x]!; j < outStart[x + 1]!; j++) extend(x, outEdges[j]!)
         } else {
-          for (const y of neighboursOfOut) {
+          for (let j = outFirst; j < outEnd; j++) {
+            const y = nbTo[j]!
             if (y === x) continue
-            const edges = graph.pair(x, y)
-            if (edges !== undefined) for (const e of edges) extend(x, e)
+            const slot = graph.pairSlot(x, y)
+            if (slot >= 0) for (let i = pairStart[slot]!; i < pairStart[slot + 1]!; i++) extend(x, pairEdges[i]!)
           }
         }
       }
@@ -379,11 +389,12 @@ export const findCandidates = (
       for (let k = 0; k < touchedLen[1]!; k++) {
         const y = list1[k]!
         const base = (tokens + y) * BEAM
-        const edges = graph.pair(y, B)!
+        const slot = graph.pairSlot(y, B)
         for (let j = 0; j < beamLen[tokens + y]!; j++) {
           const s = beam[base + j]!
-          for (const e of edges) {
-            const c = e.curve
+          for (let i = pairStart[slot]!; i < pairStart[slot + 1]!; i++) {
+            const e = pairEdges[i]!
+            const c = graph.curve(e)
             if (c === undefined || stAmount[s]! * c.spot - threeHopGas <= top[KEEP_BY_NET - 1]!) continue
             const f = step(e, s, stAmount[s]!)
             if (f >= 0) addFinal(f, gasRate)
@@ -394,6 +405,6 @@ export const findCandidates = (
 
     return collect(total, gasRate)
   } finally {
-    reset(neighboursOfOut)
+    reset(nbTo.subarray(outFirst, outEnd))
   }
 }

@@ -345,12 +345,13 @@ export const exactOutputCandidates = (
   const { cands, scale, k } = found
   const a = graph.tokenIndex.get(tokenIn)
   const b = graph.tokenIndex.get(tokenOut)
-  const direct = a === undefined || b === undefined ? undefined : graph.pair(a, b)
-  if (direct !== undefined) {
-    for (const e of direct) {
-      if (e.curve === undefined || (venues !== undefined && !venues.has(e.pool.venue))) continue
-      if (cands.some((c) => c.edges.length === 1 && c.edges[0] === e)) continue
-      cands.push(candidateOf([e], scale * k * grow, (gasRate * target) / scale))
+  const direct = a === undefined || b === undefined ? -1 : graph.pairSlot(a, b)
+  if (direct >= 0) {
+    for (let i = graph.pairStart[direct]!; i < graph.pairStart[direct + 1]!; i++) {
+      const e = graph.pairEdges[i]!
+      if (graph.curve(e) === undefined || (venues !== undefined && !venues.has(graph.pool(e).venue))) continue
+      if (cands.some((c) => c.edges.length === 1 && c.edges[0]!.id === e)) continue
+      cands.push(candidateOf([graph.edge(e)], scale * k * grow, (gasRate * target) / scale))
     }
   }
   return { cands, scale }

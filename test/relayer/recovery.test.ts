@@ -278,6 +278,46 @@ describe("replacement", () => {
     }
   })
 
+  test("a transaction not mined by the order's deadline is replaced by a transfer of nothing to the relayer itself: the order expires unexecuted, the nonce freed", async () => {
+    const account = await fundedRelayer(chain)
+    const running = await startRelayer(
+      chain,
+      await freshDatabase(),
+      // priced below the base fee: not mined until replaced; replaced after one block
+      { privateKey: account.privateKey, baseFeePercent: 10, replaceAfterBlocks: 1, replaceAfterMs: 600_000 },
+      emitterPlanner(account.address),
+    )
+    const latest = await chain.client.getBlock()
+    const deadline = (latest.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? latest.timestamp : BigInt(Math.floor(Date.now() / 1000))) + 30n
+    const order = await signedOrder({ deadline })
+    const balanceBefore = await chain.client.getBalance({ address: account.address })
+    try {
+      await running.run(running.relayer.accept(order))
+      await waitFor(running, order.tradeHash, SUBMITTED)
+      // a block at the deadline: no later block may execute the order
+      await chain.client.setNextBlockTimestamp({ timestamp: deadline })
+      await chain.client.mine({ blocks: 1 })
+      const record = await waitFor(running, order.tradeHash)
+      expect(record.status).toBe("expired")
+      expect(record.reason).toContain("the deadline passed before the order's transaction was mined")
+      expect(record.amountOut).toBeNull()
+      expect(record.transactions.length).toBe(2)
+      const cancel = await chain.client.getTransaction({ hash: record.transactions[1]!.hash })
+      expect(cancel.to).toBe(account.address.toLowerCase() as never)
+      expect(cancel.nonce).toBe(0)
+      expect(cancel.value).toBe(0n)
+      expect(cancel.input).toBe("0x")
+      const receipt = await chain.client.getTransactionReceipt({ hash: cancel.hash })
+      expect(receipt.gasUsed).toBe(21_000n)
+      // the account paid the transfer's gas and nothing else
+      expect(await chain.client.getBalance({ address: account.address })).toBe(balanceBefore - 21_000n * receipt.effectiveGasPrice)
+      expect(await relayerNonce(chain, account.address)).toBe(1)
+      expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(0)
+    } finally {
+      await running.stop()
+    }
+  })
+
   test("a transaction priced below the base fee is replaced above it and confirmed", async () => {
     const account = await fundedRelayer(chain)
     const database = await freshDatabase()
@@ -303,6 +343,75 @@ describe("replacement", () => {
       expect(await relayerNonce(chain, account.address)).toBe(1)
     } finally {
       await running.stop()
+    }
+  })
+})
+
+describe("a change of relayer key", () => {
+  test("an order the former address sent is followed to confirmed by the relayer with the new key", async () => {
+    const former = await fundedRelayer(chain)
+    const database = await freshDatabase()
+    await chain.client.setAutomine(false)
+    const order = await signedOrder()
+    let hash: `0x${string}`
+    try {
+      const first = await startRelayer(chain, database, { privateKey: former.privateKey }, emitterPlanner(former.address))
+      try {
+        await first.run(first.relayer.accept(order))
+        hash = (await waitFor(first, order.tradeHash, SUBMITTED)).transactions[0]!.hash
+        for (let i = 0; i < 100 && (await chain.client.getTransaction({ hash }).catch(() => undefined)) === undefined; i++) await Bun.sleep(20)
+      } finally {
+        await first.stop()
+      }
+      // the node loses it (a restart): the new relayer sends the recorded bytes again
+      await chain.client.dropTransaction({ hash: hash! })
+    } finally {
+      await chain.client.setAutomine(true)
+    }
+    const next = await fundedRelayer(chain)
+    const second = await startRelayer(chain, database, { privateKey: next.privateKey }, emitterPlanner(next.address))
+    try {
+      const record = await waitFor(second, order.tradeHash)
+      expect(record.status).toBe("confirmed")
+      expect(record.transactions.map((t) => t.hash)).toEqual([hash!])
+      expect(record.amountOut).toBe(order.order.amountOut)
+      expect((await chain.client.getTransaction({ hash: hash! })).from).toBe(former.address.toLowerCase() as never)
+      expect(await relayerNonce(chain, former.address)).toBe(1)
+      expect(await relayerNonce(chain, next.address)).toBe(0)
+      expect((await fillsOnChain(chain, order.tradeHash)).length).toBe(1)
+    } finally {
+      await second.stop()
+    }
+  })
+
+  test("an order the former address sent, unmined at its deadline, ends expired at the deadline", async () => {
+    const former = await fundedRelayer(chain)
+    const database = await freshDatabase()
+    const latest = await chain.client.getBlock()
+    const deadline = (latest.timestamp > BigInt(Math.floor(Date.now() / 1000)) ? latest.timestamp : BigInt(Math.floor(Date.now() / 1000))) + 30n
+    const stuck = await signedOrder({ deadline })
+    // priced below the base fee: not mined
+    const first = await startRelayer(chain, database, { privateKey: former.privateKey, baseFeePercent: 10, replaceAfterMs: 600_000, replaceAfterBlocks: 1_000 }, emitterPlanner(former.address))
+    try {
+      await first.run(first.relayer.accept(stuck))
+      await waitFor(first, stuck.tradeHash, SUBMITTED)
+    } finally {
+      await first.stop()
+    }
+    const next = await fundedRelayer(chain)
+    const second = await startRelayer(chain, database, { privateKey: next.privateKey, replaceAfterMs: 600_000 }, emitterPlanner(next.address))
+    try {
+      await Bun.sleep(400)
+      expect((await second.run(second.relayer.find(stuck.tradeHash)))!.status).toBe("submitted")
+      await chain.client.setNextBlockTimestamp({ timestamp: deadline })
+      await chain.client.mine({ blocks: 1 })
+      const record = await waitFor(second, stuck.tradeHash)
+      expect(record.status).toBe("expired")
+      expect(record.reason).toContain(`the former relayer address ${former.address}`)
+      expect((await fillsOnChain(chain, stuck.tradeHash)).length).toBe(0)
+      expect(await relayerNonce(chain, next.address)).toBe(0)
+    } finally {
+      await second.stop()
     }
   })
 })

@@ -52,34 +52,51 @@ describe("the graph of the next block", () => {
     }
   })
 
-  test("the unchanged pools keep their edges (and float models); the changed ones get new edges", () => {
+  test("the unchanged pools keep their index and float models; the changed ones get new models", () => {
     const first = market()
     const g1 = graphOf(first)
+    // the models a search of the first block built
+    for (let e = 0; e < g1.edgeCount; e++) g1.curve(e)
     const [ab] = [...first.pools.keys()]
     const second = nextBlock(first, { [ab!]: (p) => ({ reserve1: p.reserve1 + 1n }) })
     const g2 = graphOf(second)
     expect(g2).not.toBe(g1)
     expect(g2.tokenIndex).toBe(g1.tokenIndex)
-    const edges = (g: typeof g1) => g.out.flat()
-    const [before, after] = [edges(g1), edges(g2)]
-    expect(after.length).toBe(before.length)
-    for (const [i, e] of after.entries()) {
-      if (e.key === ab) {
-        expect(e).not.toBe(before[i])
-        expect(e.pool).toBe(second.pools.get(ab)!)
-      } else expect(e).toBe(before[i]!)
+    expect(g2.outEdges).toBe(g1.outEdges)
+    expect(g2.edgeCount).toBe(g1.edgeCount)
+    for (let e = 0; e < g2.edgeCount; e++) {
+      const [before, after] = [g1.edge(e), g2.edge(e)]
+      expect(after.key).toBe(before.key)
+      if (after.key === ab) {
+        expect(after.pool).toBe(second.pools.get(ab)!)
+        expect(after.curve).not.toBe(before.curve)
+      } else {
+        expect(after.pool).toBe(before.pool)
+        expect(after.curve).toBe(before.curve)
+      }
     }
-    // a snapshot with nothing changed shares the whole graph's edges
+    // a snapshot with nothing changed shares the graph's pool states and models
     const third = { ...second }
-    expect(graphOf(third).out).toBe(g2.out)
+    const g3 = graphOf(third)
+    expect(g3.pools).toBe(g2.pools)
+    for (let e = 0; e < g3.edgeCount; e++) expect(g3.curve(e)).toBe(g2.curve(e))
   })
 
-  test("a snapshot with another pool set is graphed from nothing", () => {
+  test("a snapshot with another pool set is graphed from nothing, with the float models of the pool states it shares", () => {
     const first = market()
-    graphOf(first)
+    const g1 = graphOf(first)
+    const models = new Map<string, unknown>()
+    for (let e = 0; e < g1.edgeCount; e++) {
+      const edge = g1.edge(e)
+      models.set(`${edge.key}:${edge.coinIn}:${edge.coinOut}`, edge.curve)
+    }
     const fewer = snapshotOf([...first.pools.values()].slice(1))
     const g = graphOf(fewer)
     expect(g.poolCount).toBe(4)
+    for (let e = 0; e < g.edgeCount; e++) {
+      const edge = g.edge(e)
+      expect(edge.curve).toBe(models.get(`${edge.key}:${edge.coinIn}:${edge.coinOut}`) as never)
+    }
     expect(findBestRoute(fewer, trades[0]!)).toEqual(findBestRoute({ ...fewer, poolsByToken: new Map(fewer.poolsByToken) }, trades[0]!))
   })
 })
