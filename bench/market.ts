@@ -8,7 +8,7 @@
 // refresh of a block that touches 200 pools; and
 // at 20,000 pools (a short history), the market's memory per pool and the
 // refresh of a block touching 200 of them.
-import { Effect, Either, ManagedRuntime, Redacted } from "effect"
+import { Effect, Either, Layer, ManagedRuntime, Option, Redacted, Tracer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -35,15 +35,77 @@ const requestsNote = (proxy: NodeProxy) => {
 }
 
 /** The chain services over the proxy, as `bun run serve` builds them, with the market kept in `snapshot`. */
-const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string) => {
+const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string, spans?: SpanRecorder) => {
   const settings = Either.getOrThrow(
     chainSettings(
       { RPC_URL: proxy.url, AGGREGATORS: "[]", MARKET_FROM_BLOCK: history.fromBlock.toString(), MARKET_SNAPSHOT: snapshot, LOG_LEVEL: "warn" },
       history.devnet.manifest,
     ),
   )
-  return ManagedRuntime.make(chainServices(settings, SNAPSHOT_SECRET))
+  const layer = chainServices(settings, SNAPSHOT_SECRET)
+  return ManagedRuntime.make(spans === undefined ? layer : layer.pipe(Layer.provide(Layer.setTracer(spans.tracer))))
 }
+
+interface EndedSpan {
+  readonly name: string
+  readonly startNs: bigint
+  readonly endNs: bigint
+  readonly head: unknown
+  /** the spans it runs in, innermost first */
+  readonly ancestors: readonly Tracer.AnySpan[]
+  readonly span: Tracer.Span
+}
+
+/** The node's answers a block step waits on: the requests, each timed from sent to answered and decoded. */
+const NODE_SPANS = new Set(["Rpc.getLogs", "Rpc.call", "Rpc.maxPriorityFeePerGas"])
+
+/**
+ * The service's spans as they end (the native tracer's, recorded): what a block's World cost in
+ * the service (MarketState.block: from the new head seen to its World published) and how much of
+ * it was waiting on the node.
+ */
+const spanRecorder = () => {
+  const native = Effect.runSync(Effect.tracerWith(Effect.succeed))
+  const ended: EndedSpan[] = []
+  const tracer = Tracer.make({
+    context: native.context,
+    span: (name, parent, context, links, startTime, kind, options) => {
+      const span = native.span(name, parent, context, links, startTime, kind, options)
+      const end = span.end.bind(span)
+      span.end = (endTime, exit) => {
+        end(endTime, exit)
+        if (name !== "MarketState.block" && !NODE_SPANS.has(name)) return
+        const ancestors: Tracer.AnySpan[] = []
+        for (let p = span.parent; Option.isSome(p); p = p.value._tag === "Span" ? p.value.parent : Option.none()) ancestors.push(p.value)
+        ended.push({ name, startNs: startTime, endNs: endTime, head: span.attributes.get("head"), ancestors, span })
+      }
+      return span
+    },
+  })
+  /** the block's own time and the time its node requests were outstanding (their union), in ms */
+  const block = (head: bigint) => {
+    const own = ended.find((s) => s.name === "MarketState.block" && s.head === head.toString())
+    if (own === undefined) return undefined
+    const waits = ended
+      .filter((s) => NODE_SPANS.has(s.name) && s.ancestors.includes(own.span))
+      .map((s) => [s.startNs, s.endNs] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    let waited = 0n
+    let [from, to] = [0n, 0n]
+    for (const [a, b] of waits) {
+      if (a > to) {
+        waited += to - from
+        ;[from, to] = [a, b]
+      } else if (b > to) to = b
+    }
+    waited += to - from
+    return { ms: Number(own.endNs - own.startNs) / 1e6, nodeMs: Number(waited) / 1e6, requests: waits.length }
+  }
+  return { tracer, block }
+}
+type SpanRecorder = ReturnType<typeof spanRecorder>
+
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** The logs the proxy served and the eth_getLogs requests it answered, since its counts were reset. */
 const logsRead = (proxy: NodeProxy) => {
@@ -127,7 +189,8 @@ const measureScale = async (): Promise<Measurement[]> => {
   const rows: Measurement[] = []
   try {
     const before = heapAfterGc()
-    const runtime = services(history, proxy, join(dir, "market.sqlite"))
+    const spans = spanRecorder()
+    const runtime = services(history, proxy, join(dir, "market.sqlite"), spans)
     try {
       const { world, seconds } = await start(runtime)
       const bytes = (heapAfterGc() - before) / world.pools.size
@@ -139,6 +202,8 @@ const measureScale = async (): Promise<Measurement[]> => {
       const routed = (heapAfterGc() - before) / world.pools.size
       rows.push({ name: `market memory per pool at ${world.pools.size} pools, with the routing index`, value: Math.round(routed), unit: "bytes", target: "<= 2048", met: routed <= 2048, note: `the same with the World's routing index and every edge's float model (${graph.edgeCount} edges)` })
       const touched: number[] = []
+      const own: number[] = []
+      const node: number[] = []
       let requests = 0
       for (let i = 0; i < 5; i++) {
         proxy.resetCounts()
@@ -147,9 +212,24 @@ const measureScale = async (): Promise<Measurement[]> => {
         await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
         touched.push(performance.now() - mined)
         requests = proxy.counts().total
+        const step = spans.block(block)
+        if (step !== undefined) {
+          own.push(step.ms)
+          node.push(step.nodeMs)
+        }
       }
-      touched.sort((a, b) => a - b)
-      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of 5`, value: touched[2]!, unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
+      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of 5`, value: median(touched), unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
+      if (own.length > 0) {
+        const nodeMs = median(node)
+        rows.push({
+          name: `the market's step for that block (new head seen to World published), median of ${own.length}`,
+          value: median(own),
+          unit: "ms",
+          target: "< 20",
+          met: median(own) < 20,
+          note: `of which the node's answers (eth_getLogs, Multicall3 eth_call, priority fee) ${nodeMs.toFixed(1)} ms; the rest in the service: ${own.map((ms, i) => (ms - node[i]!).toFixed(1)).join(", ")} ms`,
+        })
+      }
     } finally {
       await runtime.dispose()
     }

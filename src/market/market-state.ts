@@ -99,7 +99,6 @@ export const makeMarketState = (config: MarketConfig) =>
     )
 
     const ref = yield* SubscriptionRef.make(initial.snapshot)
-    const excludedRef = yield* Ref.make(excludedView(initial))
     // a configured venue the executor does not know is said once, and again when that changes
     let unregistered = unregisteredVenues(config, initial)
     for (const line of unregistered) yield* Effect.logWarning(line)
@@ -114,14 +113,16 @@ export const makeMarketState = (config: MarketConfig) =>
     const poll = Effect.gen(function* () {
       const head = yield* rpc.blockNumber()
       if (head !== world.block) {
-        // a head behind us means the chain was reset: start again
-        const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
-        world = next
-        yield* Ref.set(excludedRef, excludedView(next))
-        const now = unregisteredVenues(config, next)
-        for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
-        unregistered = now
-        yield* SubscriptionRef.set(ref, next.snapshot)
+        // from the new head seen to its World published
+        yield* Effect.gen(function* () {
+          // a head behind us means the chain was reset: start again
+          const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
+          world = next
+          const now = unregisteredVenues(config, next)
+          for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
+          unregistered = now
+          yield* SubscriptionRef.set(ref, next.snapshot)
+        }).pipe(Effect.withSpan("MarketState.block", { attributes: { head: head.toString() } }))
       }
       const now = yield* Clock.currentTimeMillis
       const before = yield* Ref.getAndSet(health, { lastSuccessAt: now, consecutiveFailures: 0, lastError: Option.none() })
@@ -201,7 +202,8 @@ export const makeMarketState = (config: MarketConfig) =>
       awaitBlock,
       staleness,
       freshWorld,
-      excluded: Ref.get(excludedRef),
+      // made when asked: walking every pool is not a block's work
+      excluded: Effect.sync(() => excludedView(world)),
       tickWindow: halfWidth,
     } satisfies MarketStateService
   })
@@ -214,7 +216,7 @@ const unregisteredVenues = (config: MarketConfig, world: ActorState): string[] =
   for (const venue of config.venues) {
     if (venue.kind === "curve-stableswap") {
       const pools = new Map(venue.pools.map((p) => [p.toLowerCase(), p as string]))
-      for (const meta of world.metas.values()) if (meta.kind === "curve-stableswap" && meta.venue === venue.name && !pools.has(meta.key)) pools.set(meta.key, meta.id)
+      for (const meta of world.stablePools ?? world.metas.values()) if (meta.kind === "curve-stableswap" && meta.venue === venue.name && !pools.has(meta.key)) pools.set(meta.key, meta.id)
       const missing = [...pools].filter(([key]) => !world.registry.stablePools.has(key)).map(([, pool]) => pool)
       if (missing.length > 0) lines.push(`MarketState: venue ${venue.name}: stable pools not registered on the executor, not routed: ${missing.join(", ")}`)
     } else if (!settings.venueIds.has(venue.name)) {

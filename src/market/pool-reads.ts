@@ -117,34 +117,86 @@ export const stableMetas = (pools: readonly { readonly venue: string; readonly p
     })
   })
 
+/**
+ * How viem reads one 32-byte word of an answer (uintN/intN: a number up to 48 bits, a bigint
+ * above; bool: 0 or 1), or undefined for a type that is not one word.
+ */
+const wordReader = (type: string): ((word: string) => unknown) | undefined => {
+  if (type === "bool") {
+    return (word) => {
+      const v = BigInt(`0x${word}`)
+      if (v > 1n) throw new Error(`not a bool: 0x${word}`)
+      return v === 1n
+    }
+  }
+  const match = /^(u?)int(\d*)$/.exec(type)
+  if (match === null) return undefined
+  const signed = match[1] === ""
+  const bits = Number(match[2] || "256")
+  const whole = signed ? (word: string) => BigInt.asIntN(256, BigInt(`0x${word}`)) : (word: string) => BigInt(`0x${word}`)
+  if (bits > 48) return whole
+  return (word) => {
+    const n = Number(whole(word))
+    if (!Number.isSafeInteger(n)) throw new Error(`0x${word} is past a safe integer`)
+    return n
+  }
+}
+
+/**
+ * A read whose answer, words only, is decoded word by word (viem's values, in a fraction of
+ * its time: a step decodes hundreds of answers); any other answer as `read` decodes it.
+ */
+const wordRead = <R extends Read<unknown>>(r: R, abi: readonly { readonly type: string; readonly name?: string; readonly outputs?: readonly { readonly type: string }[] }[], functionName: string): R => {
+  const outputs = abi.find((item) => item.type === "function" && item.name === functionName)?.outputs ?? []
+  const readers = outputs.map((o) => wordReader(o.type))
+  if (outputs.length === 0 || readers.some((f) => f === undefined)) return r
+  const n = readers.length
+  const decode = (data: string): unknown => {
+    if (data.length < 2 + 64 * n) throw new Error(`an answer of ${(data.length - 2) / 2} bytes for ${n} words`)
+    if (n === 1) return readers[0]!(data.slice(2, 66))
+    const values: unknown[] = []
+    for (let i = 0; i < n; i++) values.push(readers[i]!(data.slice(2 + 64 * i, 66 + 64 * i)))
+    return values
+  }
+  return { ...r, decode } as R
+}
+
 /** The reads of pools; V4 pools are read through their venue's StateView. */
 export const poolReads = () => {
+  // a pool's state reads never change: made once per pool (its meta), sent every block it is touched
+  const made = new WeakMap<Meta, readonly Read<unknown>[]>()
+  const stateReadsOf = (meta: Meta): readonly Read<unknown>[] => {
+    switch (meta.kind) {
+      case "uniswap-v2":
+        return [wordRead(read({ address: meta.id, abi: V2_PAIR_ABI, functionName: "getReserves", args: [] }), V2_PAIR_ABI, "getReserves")]
+      case "uniswap-v3":
+        return [
+          wordRead(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "slot0", args: [] }), V3_POOL_ABI, "slot0"),
+          wordRead(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "liquidity", args: [] }), V3_POOL_ABI, "liquidity"),
+        ]
+      case "uniswap-v4":
+        return [
+          wordRead(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getSlot0", args: [meta.id] }), V4_STATE_VIEW_ABI, "getSlot0"),
+          wordRead(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getLiquidity", args: [meta.id] }), V4_STATE_VIEW_ABI, "getLiquidity"),
+        ]
+      case "curve-stableswap":
+        return [
+          ...meta.coins.map((_, i) => wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "balances", args: [BigInt(i)] }), STABLE_POOL_ABI, "balances")),
+          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "A_precise", args: [] }), STABLE_POOL_ABI, "A_precise"),
+          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "fee", args: [] }), STABLE_POOL_ABI, "fee"),
+          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "future_A_time", args: [] }), STABLE_POOL_ABI, "future_A_time"),
+        ]
+    }
+  }
+
   /**
    * reserves (V2); slot0 then liquidity (V3, V4); balances, A_precise, fee
    * and future_A_time (stable pools): their indexes in the batch
    */
   const baseReadsOf = (meta: Meta, push: PushRead): number[] => {
-    switch (meta.kind) {
-      case "uniswap-v2":
-        return [push(read({ address: meta.id, abi: V2_PAIR_ABI, functionName: "getReserves", args: [] }))]
-      case "uniswap-v3":
-        return [
-          push(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "slot0", args: [] })),
-          push(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "liquidity", args: [] })),
-        ]
-      case "uniswap-v4":
-        return [
-          push(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getSlot0", args: [meta.id] })),
-          push(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getLiquidity", args: [meta.id] })),
-        ]
-      case "curve-stableswap":
-        return [
-          ...meta.coins.map((_, i) => push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "balances", args: [BigInt(i)] }))),
-          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "A_precise", args: [] })),
-          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "fee", args: [] })),
-          push(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "future_A_time", args: [] })),
-        ]
-    }
+    let reads = made.get(meta)
+    if (reads === undefined) made.set(meta, (reads = stateReadsOf(meta)))
+    return reads.map((r) => push(r))
   }
 
   /** (liquidityGross, liquidityNet) of one tick */

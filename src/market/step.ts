@@ -53,14 +53,19 @@ import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder } from "./log-decoding.ts"
 import type { MarketConfig } from "./market-config.ts"
-import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
+import { PersistentMap } from "./persistent-map.ts"
+import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
 import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
 import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
 import { TICK_LENS_ADDRESS, tickLensCode } from "./tick-lens.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
 import type { World } from "../domain/index.ts"
 
-/** The actor's own state: everything it knows after processing `block`. */
+/**
+ * The actor's own state: everything it knows after processing `block`. A step's maps share
+ * everything it did not change with the maps of the state before (persistent maps), so a
+ * step costs what it changed and a World a reader holds never changes.
+ */
 export interface ActorState {
   readonly block: bigint
   readonly metas: ReadonlyMap<string, Meta>
@@ -75,15 +80,17 @@ export interface ActorState {
   readonly registry: Registry
   /** the pools each stable factory (lower-case) is known to list: pool_list(0 … n-1) were read */
   readonly factoryCounts: ReadonlyMap<string, bigint>
+  /** the stable pools among `metas`, in the order found (kept by each phase; found in `metas` when absent) */
+  readonly stablePools?: readonly StableMeta[]
   readonly snapshot: World
 }
 
 /** The state before any block is processed: the start from it to the head is a full load. */
 export const emptyState = (chainId: number, block: bigint): ActorState => ({
   block,
-  metas: new Map(),
-  excluded: new Map(),
-  states: new Map(),
+  metas: PersistentMap.empty(),
+  excluded: PersistentMap.empty(),
+  states: PersistentMap.empty(),
   hidden: new Set(),
   ramping: new Set(),
   registry: emptyRegistry,
@@ -96,8 +103,8 @@ export const emptyState = (chainId: number, block: bigint): ActorState => ({
     executor: undefined,
     prices: new Map(),
     gasPriceWei: 0n,
-    pools: new Map(),
-    poolsByToken: new Map(),
+    pools: PersistentMap.empty(),
+    poolsByToken: PersistentMap.empty(),
     refreshed: [],
   },
 })
@@ -113,13 +120,46 @@ const sortedPoolsByToken = (pools: ReadonlyMap<string, PoolState>): ReadonlyMap<
     }
   }
   for (const list of byToken.values()) list.sort()
-  return byToken
+  return PersistentMap.from(byToken)
 }
 
-const samePools = (a: ReadonlyMap<string, PoolState>, b: ReadonlyMap<string, PoolState>): boolean => {
+/** `byToken` with the pools `added` listed under their tokens and the pools `removed` no longer: each list stays sorted */
+const withPools = (
+  byToken: ReadonlyMap<string, readonly string[]>,
+  added: readonly (readonly [string, PoolState])[],
+  removed: readonly (readonly [string, PoolState])[],
+): ReadonlyMap<string, readonly string[]> => {
+  const draft = PersistentMap.from(byToken).edit()
+  for (const [key, pool] of removed) {
+    for (const address of poolTokens(pool)) {
+      const token = address.toLowerCase()
+      const rest = (draft.get(token) ?? []).filter((k) => k !== key)
+      if (rest.length > 0) draft.set(token, rest)
+      else draft.delete(token)
+    }
+  }
+  for (const [key, pool] of added) {
+    for (const address of poolTokens(pool)) {
+      const token = address.toLowerCase()
+      const list = draft.get(token) ?? []
+      let at = 0
+      while (at < list.length && list[at]! <= key) at++
+      draft.set(token, [...list.slice(0, at), key, ...list.slice(at)])
+    }
+  }
+  return draft.done()
+}
+
+const sameKeys = (a: ReadonlyMap<string, unknown>, b: ReadonlyMap<string, unknown>): boolean => {
   if (a.size !== b.size) return false
   for (const key of a.keys()) if (!b.has(key)) return false
   return true
+}
+
+const stableOf = (metas: ReadonlyMap<string, Meta>): StableMeta[] => {
+  const out: StableMeta[] = []
+  for (const meta of metas.values()) if (meta.kind === "curve-stableswap") out.push(meta)
+  return out
 }
 
 /** Most addresses in one eth_getLogs filter: providers cap the filter's size too. */
@@ -173,9 +213,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
   // (a bounded list of addresses per request)
   const blockLogs = (world: ActorState, head: bigint) => {
     const stableAddresses: Address[] = []
-    for (const meta of world.metas.values()) {
-      const watched = world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true
-      if (watched && meta.kind === "curve-stableswap") stableAddresses.push(meta.id)
+    for (const meta of world.stablePools ?? stableOf(world.metas)) {
+      if (world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true) stableAddresses.push(meta.id)
     }
     // a factory is followed once its list has been read
     for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
@@ -194,7 +233,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const logs = world.block >= head ? [] : yield* (starting ? startLogs(world, head) : blockLogs(world, head))
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
-      const metas = new Map(world.metas)
+      const metas = PersistentMap.from(world.metas).edit()
       const fresh: Meta[] = []
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
@@ -273,7 +312,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       // routability of new pools and of pools waiting for a holder that were touched
       const rechecks = [...touched].filter((k) => world.excluded.get(k)?.recheck === true).map((k) => metas.get(k)!)
       const verdicts = yield* classify(tokens, [...fresh, ...rechecks])
-      const excluded = new Map([...world.excluded, ...stableExcluded])
+      const excluded = PersistentMap.from(world.excluded).edit()
+      for (const [key, exclusion] of stableExcluded) excluded.set(key, exclusion)
       const toLoad: Meta[] = []
       for (const [key, verdict] of verdicts) {
         if (verdict === undefined) {
@@ -317,7 +357,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         venueIds,
       })
 
-      const states = new Map(world.states)
+      const states = PersistentMap.from(world.states).edit()
       const hidden = new Set(world.hidden)
       const ramping = new Set(world.ramping)
       const refreshed: string[] = []
@@ -419,8 +459,35 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const routable = (state: PoolState): boolean =>
         config.executor === undefined ||
         (state.kind === "curve-stableswap" ? registry.stablePools.has(state.id.toLowerCase()) : venueIds.has(state.venue))
-      const published = new Map<string, PoolState>()
-      for (const [key, state] of states) if (!hidden.has(key) && routable(state)) published.set(key, state)
+      const before = world.snapshot.pools
+      let published: ReadonlyMap<string, PoolState>
+      let poolsByToken = world.snapshot.poolsByToken
+      if (starting || registry !== world.registry) {
+        // every pool weighed again: at the start, or when the executor's registry changed what may be routed
+        const all = PersistentMap.empty<PoolState>().edit()
+        for (const [key, state] of states) if (!hidden.has(key) && routable(state)) all.set(key, state)
+        published = all.done()
+        if (!sameKeys(published, before)) poolsByToken = sortedPoolsByToken(published)
+      } else {
+        // only the pools read again can have changed: their state, their protocol fee, or a failed read
+        const next = PersistentMap.from(before).edit()
+        const added: [string, PoolState][] = []
+        const removed: [string, PoolState][] = []
+        for (const key of refreshed) {
+          const state = states.get(key)
+          const was = before.get(key)
+          if (state !== undefined && !hidden.has(key) && routable(state)) {
+            next.set(key, state)
+            if (was === undefined) added.push([key, state])
+          } else if (was !== undefined) {
+            next.delete(key)
+            removed.push([key, was])
+          }
+        }
+        published = next.done()
+        // the same pools as the last World's (only their states changed): the same index, which routing reuses too
+        if (added.length > 0 || removed.length > 0) poolsByToken = withPools(poolsByToken, added, removed)
+      }
       refreshed.sort()
       const snapshot: World = {
         chainId: rpc.chainId,
@@ -431,11 +498,23 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         prices: settings.prices,
         gasPriceWei: baseFee + priorityFee,
         pools: published,
-        // the same pools as the last World's (only their states changed): the same index, which routing reuses too
-        poolsByToken: samePools(published, world.snapshot.pools) ? world.snapshot.poolsByToken : sortedPoolsByToken(published),
+        poolsByToken,
         refreshed,
       }
-      return { block: head, metas, excluded, states, hidden, ramping, registry, factoryCounts, snapshot } satisfies ActorState
+      const known = starting ? stableOf(world.metas) : (world.stablePools ?? stableOf(world.metas))
+      const freshStable = fresh.filter((m): m is StableMeta => m.kind === "curve-stableswap")
+      return {
+        block: head,
+        metas: metas.done(),
+        excluded: excluded.done(),
+        states: states.done(),
+        hidden,
+        ramping,
+        registry,
+        factoryCounts,
+        stablePools: freshStable.length > 0 ? [...known, ...freshStable] : known,
+        snapshot,
+      } satisfies ActorState
     }).pipe(Effect.withSpan(starting ? "MarketState.start" : "MarketState.step", { attributes: { head: head.toString() } }))
 
   return {
