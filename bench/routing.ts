@@ -14,7 +14,7 @@ import { chainSettings } from "../src/config/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import type { PoolState } from "../src/amm/index.ts"
 import { PersistentMap } from "../src/market/persistent-map.ts"
-import { type FindExactOutputParams, findBestRoute, findBestRouteExactOutput, graphOf } from "../src/routing/index.ts"
+import { type FindExactOutputParams, findBestRoute, findBestRouteExactOutput, graphOf, type RoutingMarket } from "../src/routing/index.ts"
 import { type Measurement, percentile } from "./measurement.ts"
 import type { World } from "../src/domain/index.ts"
 import { syntheticMarket, syntheticTrades, type BenchTrade, type SyntheticToken } from "./support/synthetic-market.ts"
@@ -202,15 +202,21 @@ export const run = async (): Promise<Measurement[]> => {
   }
   const nextMs = percentile(nextTimes, 50)
 
-  // the same blocks with the pools held as the market holds them: a persistent map, 200 entries changed a block
+  // the same blocks as the market publishes them: the pools in a persistent map, 200 entries changed a
+  // block, named in `refreshed` against the pools before (`refreshedFrom`)
   const persistentTimes: number[] = []
-  let held = { ...snapshot, pools: PersistentMap.from(snapshot.pools) as ReadonlyMap<string, PoolState> }
+  let held: RoutingMarket = { ...snapshot, pools: PersistentMap.from(snapshot.pools) as ReadonlyMap<string, PoolState> }
   graphOf(held)
   for (let b = 0; b < 50; b++) {
     const draft = PersistentMap.from(held.pools).edit()
+    const refreshed: string[] = []
     let k = 0
-    for (const [key, pool] of held.pools) if (k++ % Math.floor(POOLS / 200) === b % Math.floor(POOLS / 200)) draft.set(key, { ...pool })
-    held = { ...held, pools: draft.done() }
+    for (const [key, pool] of held.pools) {
+      if (k++ % Math.floor(POOLS / 200) !== b % Math.floor(POOLS / 200)) continue
+      draft.set(key, { ...pool })
+      refreshed.push(key)
+    }
+    held = { ...held, pools: draft.done(), refreshed, refreshedFrom: held.pools }
     const nextStarted = performance.now()
     graphOf(held)
     persistentTimes.push(performance.now() - nextStarted)
@@ -229,7 +235,7 @@ export const run = async (): Promise<Measurement[]> => {
     unit: "ms",
     target: "< 10",
     met: persistentMs < 10,
-    note: `${(persistentMs / nextMs).toFixed(2)}× the Map's; max ${percentile(persistentTimes, 100).toFixed(1)} ms; World.pools as the market publishes it (every pool looked up)`,
+    note: `${(persistentMs / nextMs).toFixed(2)}× the Map's without the names; max ${percentile(persistentTimes, 100).toFixed(1)} ms; World.pools as the market publishes it, only the pools it read again looked up`,
   })
   rows.push({
     name: "memory per pool, snapshot",

@@ -37,4 +37,9 @@ export interface World {
    * every other pool's state object is the previous World's, unchanged
    */
   readonly refreshed?: readonly string[]
+  /**
+   * the previous World's `pools`, when every pool whose state differs from them is named in
+   * `refreshed` (a block step): routing then looks at those pools only
+   */
+  readonly refreshedFrom?: ReadonlyMap<string, PoolState>
 }

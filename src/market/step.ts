@@ -462,7 +462,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const before = world.snapshot.pools
       let published: ReadonlyMap<string, PoolState>
       let poolsByToken = world.snapshot.poolsByToken
-      if (starting || registry !== world.registry) {
+      const everyPool = starting || registry !== world.registry
+      if (everyPool) {
         // every pool weighed again: at the start, or when the executor's registry changed what may be routed
         const all = PersistentMap.empty<PoolState>().edit()
         for (const [key, state] of states) if (!hidden.has(key) && routable(state)) all.set(key, state)
@@ -500,6 +501,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         pools: published,
         poolsByToken,
         refreshed,
+        ...(everyPool ? {} : { refreshedFrom: before }),
       }
       const known = starting ? stableOf(world.metas) : (world.stablePools ?? stableOf(world.metas))
       const freshStable = fresh.filter((m): m is StableMeta => m.kind === "curve-stableswap")

@@ -197,6 +197,18 @@ const indexPools = (snapshot: RoutingMarket): { index: PoolIndex; pools: PoolSta
 type Model = Curve | null | undefined
 
 /** `length` unbuilt models, in a dense array */
+/** each pool index's positions by pool key, made when a block step first asks */
+const positions = new WeakMap<PoolIndex, Map<string, number>>()
+const positionsOf = (index: PoolIndex): Map<string, number> => {
+  let at = positions.get(index)
+  if (at === undefined) {
+    at = new Map()
+    for (let i = 0; i < index.poolKeys.length; i++) at.set(index.poolKeys[i]!, i)
+    positions.set(index, at)
+  }
+  return at
+}
+
 const unbuilt = (length: number): Model[] => {
   const models: Model[] = []
   for (let i = 0; i < length; i++) models.push(undefined)
@@ -222,6 +234,8 @@ export class TokenGraph {
   /** this snapshot's pool states, by pool index */
   readonly pools: readonly PoolState[]
   private readonly index: PoolIndex
+  /** the snapshot's pools this graph was built from */
+  private readonly source: ReadonlyMap<string, PoolState>
   /** float model per edge, built on first use */
   private readonly models: Model[]
   /** best spot rate over each pair slot's edges (all venues), NaN until asked */
@@ -239,9 +253,9 @@ export class TokenGraph {
       models = previous.models
       pairSpots = previous.pairSpots
       // the pools whose state changed: their states, no models, their pairs' spot rates asked again
-      for (let i = 0; i < index.poolKeys.length; i++) {
+      const update = (i: number) => {
         const pool = snapshot.pools.get(index.poolKeys[i]!)!
-        if (pool === pools[i]) continue
+        if (pool === pools[i]) return
         if (pools === previous.pools) {
           pools = pools.slice()
           models = models.slice()
@@ -252,6 +266,16 @@ export class TokenGraph {
           models[e] = undefined
           pairSpots[index.edgePair[e]!] = Number.NaN
         }
+      }
+      if (snapshot.refreshed !== undefined && snapshot.refreshedFrom !== undefined && snapshot.refreshedFrom === previous.source) {
+        // the snapshot right after the previous one: only the pools it names may have changed
+        const at = positionsOf(index)
+        for (const key of snapshot.refreshed) {
+          const i = at.get(key)
+          if (i !== undefined) update(i)
+        }
+      } else {
+        for (let i = 0; i < index.poolKeys.length; i++) update(i)
       }
     } else {
       const built = indexPools(snapshot)
@@ -275,6 +299,7 @@ export class TokenGraph {
       }
     }
     this.index = index
+    this.source = snapshot.pools
     this.pools = pools
     this.models = models
     this.pairSpots = pairSpots

@@ -10,6 +10,10 @@ export interface RoutingMarket {
   readonly poolsByToken: ReadonlyMap<string, readonly string[]>
   /** base fee + priority fee a transaction pays, in native wei (18-decimal USDC) */
   readonly gasPriceWei: bigint
+  /** the pools whose state may differ from `refreshedFrom`'s (a block step's World) */
+  readonly refreshed?: readonly string[]
+  /** the pools of the snapshot before, when `refreshed` names every pool whose state differs from them */
+  readonly refreshedFrom?: ReadonlyMap<string, PoolState>
 }
 
 export interface FindRouteParams {

@@ -82,6 +82,33 @@ describe("the graph of the next block", () => {
     for (let e = 0; e < g3.edgeCount; e++) expect(g3.curve(e)).toBe(g2.curve(e))
   })
 
+  test("a block step's snapshot (refreshed, from the pools graphed last): only the pools it names are looked up", () => {
+    const first = market()
+    graphOf(first)
+    const [ab, bc] = [...first.pools.keys()]
+    const stepped = nextBlock(first, { [ab!]: (p) => ({ reserve0: p.reserve0 * 3n }) })
+    // its pools counted as routing reads them
+    let lookups = 0
+    const counted = new Map(stepped.pools)
+    const get = counted.get.bind(counted)
+    counted.get = (key: string) => (lookups++, get(key))
+    const second = { ...stepped, pools: counted, refreshed: [ab!, bc!], refreshedFrom: first.pools }
+    graphOf(second)
+    expect(lookups).toBe(2)
+    for (const trade of trades) expect(findBestRoute(second, trade)).toEqual(findBestRoute({ ...second, poolsByToken: new Map(second.poolsByToken) }, trade))
+  })
+
+  test("a snapshot whose refreshed names count from pools not graphed (a block skipped) is compared pool by pool", () => {
+    const first = market()
+    graphOf(first)
+    const [ab, bc] = [...first.pools.keys()]
+    // block 2 changes ab and is never graphed; block 3 changes bc and names only it
+    const second = nextBlock(first, { [ab!]: (p) => ({ reserve0: p.reserve0 * 3n }) })
+    const third = { ...nextBlock(second, { [bc!]: (p) => ({ reserve1: p.reserve1 / 4n }) }), refreshed: [bc!], refreshedFrom: second.pools }
+    for (const trade of trades) expect(findBestRoute(third, trade)).toEqual(findBestRoute({ ...third, poolsByToken: new Map(third.poolsByToken) }, trade))
+    expect(graphOf(third).pools).toContain(third.pools.get(ab!)!)
+  })
+
   test("a snapshot with another pool set is graphed from nothing, with the float models of the pool states it shares", () => {
     const first = market()
     const g1 = graphOf(first)
