@@ -45,7 +45,7 @@ export const makeEdge = (settings: EdgeSettings) =>
 
     // a plain chain rather than Effect.gen: this is the per-request hot path
     const handle = (request: Request, ip: string): Effect.Effect<Response> =>
-      Effect.suspend(() => {
+      Effect.withFiberRuntime((fiber) => {
         const started = performance.now()
         const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }
         const path = pathOf(request.url)
@@ -53,19 +53,18 @@ export const makeEdge = (settings: EdgeSettings) =>
         // the request id annotates every log line until the answer; set and put back by hand
         // rather than with Effect.annotateLogs, whose acquire/release costs ~3 µs a request
         // (an interrupted request's fiber ends: nothing is left to put back)
-        return FiberRef.getWith(FiberRef.currentLogAnnotations, (annotations) =>
-          Effect.zipRight(
-            FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
-            Effect.catchAllCause(
-              admission.admit(request, ip, path, endpoint, x, exchange),
-              (cause) => failureResponse(request, path, x, cause),
-            ).pipe(
-              Effect.tap((response) => {
-                observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)
-                return FiberRef.set(FiberRef.currentLogAnnotations, annotations)
-              }),
-            ),
-          ))
+        const annotations = fiber.getFiberRef(FiberRef.currentLogAnnotations)
+        const answered = (response: Response) => {
+          observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)
+          return Effect.as(FiberRef.set(FiberRef.currentLogAnnotations, annotations), response)
+        }
+        return Effect.zipRight(
+          FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
+          Effect.matchCauseEffect(admission.admit(request, ip, path, endpoint, x, exchange), {
+            onFailure: (cause) => Effect.flatMap(failureResponse(request, path, x, cause), answered),
+            onSuccess: answered,
+          }),
+        )
       })
 
     return {
