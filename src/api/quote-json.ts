@@ -54,34 +54,25 @@ const fits = (q: QuoteResponse): boolean =>
 export const quoteJson = (q: QuoteResponse, quoteId: string, requestId: string): string | undefined => {
   if (!fits(q) || typeof quoteId !== "string" || typeof requestId !== "string") return undefined
   const { fees, gasCost } = q
-  return JSON.stringify({
-    chainId: q.chainId,
-    tokenIn: checksum(q.tokenIn),
-    tokenOut: checksum(q.tokenOut),
-    tradeType: q.tradeType,
-    amountIn: digits(q.amountIn),
-    maxAmountIn: digits(q.maxAmountIn),
-    amountOut: digits(q.amountOut),
-    minAmountOut: digits(q.minAmountOut),
-    slippageBps: q.slippageBps,
-    grossAmountOut: digits(q.grossAmountOut),
-    fees: {
-      token: checksum(fees.token),
-      protocolBps: fees.protocolBps,
-      protocolAmount: digits(fees.protocolAmount),
-      partnerBps: fees.partnerBps,
-      partnerAmount: digits(fees.partnerAmount),
-      partnerRecipient: fees.partnerRecipient === null ? null : checksum(fees.partnerRecipient),
-    },
-    priceImpactBps: q.priceImpactBps,
-    gasEstimate: q.gasEstimate === null ? null : digits(q.gasEstimate),
-    gasCost: gasCost === null ? null : { native: digits(gasCost.native), usdc: digits(gasCost.usdc), tokenOut: gasCost.tokenOut === null ? null : digits(gasCost.tokenOut) },
-    route: q.route.map((entry) => ({
-      shareBps: entry.shareBps,
-      hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
-    })),
-    blockNumber: digits(q.blockNumber),
-    quoteId,
-    requestId,
-  })
+  // written as text: every value is a number, digits, a checksummed address or a literal
+  // checked by fits(); the free strings (dex, pool, ids) go through JSON.stringify
+  const str = JSON.stringify
+  const partnerRecipient = fees.partnerRecipient === null ? "null" : `"${checksum(fees.partnerRecipient)}"`
+  const gas = gasCost === null ? "null" : `{"native":"${digits(gasCost.native)}","usdc":"${digits(gasCost.usdc)}","tokenOut":${gasCost.tokenOut === null ? "null" : `"${digits(gasCost.tokenOut)}"`}}`
+  let route = ""
+  for (const entry of q.route) {
+    let hops = ""
+    for (const hop of entry.hops) {
+      hops += `${hops === "" ? "" : ","}{"dex":${str(hop.dex)},"pool":${hop.pool === null ? "null" : str(hop.pool)},"tokenIn":"${checksum(hop.tokenIn)}","tokenOut":"${checksum(hop.tokenOut)}"}`
+    }
+    route += `${route === "" ? "" : ","}{"shareBps":${entry.shareBps},"hops":[${hops}]}`
+  }
+  return (
+    `{"chainId":${q.chainId},"tokenIn":"${checksum(q.tokenIn)}","tokenOut":"${checksum(q.tokenOut)}","tradeType":"${q.tradeType}",` +
+    `"amountIn":"${digits(q.amountIn)}","maxAmountIn":"${digits(q.maxAmountIn)}","amountOut":"${digits(q.amountOut)}","minAmountOut":"${digits(q.minAmountOut)}",` +
+    `"slippageBps":${q.slippageBps},"grossAmountOut":"${digits(q.grossAmountOut)}",` +
+    `"fees":{"token":"${checksum(fees.token)}","protocolBps":${fees.protocolBps},"protocolAmount":"${digits(fees.protocolAmount)}","partnerBps":${fees.partnerBps},"partnerAmount":"${digits(fees.partnerAmount)}","partnerRecipient":${partnerRecipient}},` +
+    `"priceImpactBps":${q.priceImpactBps === null ? "null" : str(q.priceImpactBps)},"gasEstimate":${q.gasEstimate === null ? "null" : `"${digits(q.gasEstimate)}"`},"gasCost":${gas},` +
+    `"route":[${route}],"blockNumber":"${digits(q.blockNumber)}","quoteId":${str(quoteId)},"requestId":${str(requestId)}}`
+  )
 }

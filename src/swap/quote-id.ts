@@ -84,7 +84,7 @@ const MAX_BODY_BYTES = 1 + 4 + 1 + 20 + 20 + 1 + 2 + 21 + 5 + 3 * 33
  * yielding), so no allocation and no view of a pooled buffer per id.
  */
 const scratch = Buffer.alloc(MAX_BODY_BYTES + TAG_BYTES)
-const scratchBytes = new Uint8Array(scratch.buffer, scratch.byteOffset, scratch.byteLength)
+const scratchMemory = scratch.buffer
 
 /** The id of a quote with these terms. */
 export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
@@ -108,8 +108,7 @@ export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   at = writeInteger(out, at, terms.amountOut)
   at = writeInteger(out, at, terms.blockNumber)
   // the tag over the body, written after it
-  const tag = new Bun.CryptoHasher("sha256", key).update(scratchBytes.subarray(0, at)).digest()
-  out.set(tag.subarray(0, TAG_BYTES), at)
+  new Bun.CryptoHasher("sha256", key).update(new Uint8Array(scratchMemory, scratch.byteOffset, at)).digest().copy(out, at, 0, TAG_BYTES)
   return out.toString("base64url", 0, at + TAG_BYTES)
 }
 
