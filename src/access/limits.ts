@@ -60,24 +60,26 @@ export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute"
       bucket.at = now
       bucket.perMinute = perMinute
     }
+    // the clock read and the decision in one step (this runs on every request)
     const take = (key: string, perMinute: number): Effect.Effect<RateDecision> =>
-      Effect.map(Clock.currentTimeMillis, (now) => {
-        let bucket = buckets.get(key)
-        if (bucket === undefined) {
-          bucket = { tokens: perMinute, at: now, perMinute }
-          buckets.set(key, bucket)
-        } else {
-          refill(bucket, now, perMinute)
-        }
-        if (bucket.tokens >= 1 - EPSILON) {
-          bucket.tokens = Math.max(0, bucket.tokens - 1)
-          const resetSeconds = secondsToFull(bucket.tokens, perMinute)
-          return { allowed: true, limit: perMinute, remaining: Math.floor(bucket.tokens + EPSILON), retryAfterSeconds: 0, resetSeconds }
-        }
-        const waitMs = ((1 - bucket.tokens) * MINUTE_MS) / perMinute
+      Effect.clockWith((clock) => Effect.succeed(decide(key, perMinute, clock.unsafeCurrentTimeMillis())))
+    const decide = (key: string, perMinute: number, now: number): RateDecision => {
+      let bucket = buckets.get(key)
+      if (bucket === undefined) {
+        bucket = { tokens: perMinute, at: now, perMinute }
+        buckets.set(key, bucket)
+      } else {
+        refill(bucket, now, perMinute)
+      }
+      if (bucket.tokens >= 1 - EPSILON) {
+        bucket.tokens = Math.max(0, bucket.tokens - 1)
         const resetSeconds = secondsToFull(bucket.tokens, perMinute)
-        return { allowed: false, limit: perMinute, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), resetSeconds }
-      })
+        return { allowed: true, limit: perMinute, remaining: Math.floor(bucket.tokens + EPSILON), retryAfterSeconds: 0, resetSeconds }
+      }
+      const waitMs = ((1 - bucket.tokens) * MINUTE_MS) / perMinute
+      const resetSeconds = secondsToFull(bucket.tokens, perMinute)
+      return { allowed: false, limit: perMinute, remaining: 0, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), resetSeconds }
+    }
     const sweep = Effect.map(Clock.currentTimeMillis, (now) => {
       for (const [key, bucket] of buckets) {
         refill(bucket, now, bucket.perMinute)

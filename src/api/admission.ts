@@ -9,14 +9,15 @@ import {
   ApiKeys,
   BadKeyLimits,
   InFlight,
-  makeInFlight,
   RateLimits,
-  type KeyRecord,
+  type InFlightFull,
+  type KeyRejected,
+  type KeyStoreError,
   type LimitStoreUnavailable,
 } from "../access/index.ts"
 import type { AppConfigShape } from "../config/index.ts"
 import { Unavailable } from "../swap/index.ts"
-import { checkDeclaredLength } from "./body.ts"
+import { declaredLengthProblem } from "./body.ts"
 import {
   ApiDisabled,
   ConcurrencyLimited,
@@ -70,11 +71,13 @@ export const makeAdmission = (settings: AdmissionSettings) =>
     const rates = yield* RateLimits
     const badKeys = yield* BadKeyLimits
     const inFlight = yield* InFlight
-    const serverSlots = makeInFlight()
+    // requests let in past the method check and not yet answered, on this server
+    let serverInFlight = 0
     let disabled = settings.apiDisabled
 
-    // The steps below are written as plain flatMap chains rather than Effect.gen:
-    // this is the per-request hot path, and each generator costs a few µs here.
+    // The steps below are plain flatMap chains with the checks that need no service done
+    // in plain code, and the services' failures translated once, on the failure path:
+    // this is the per-request hot path, and each step of the Effect runtime costs here.
 
     // the shared limit store is unreachable and set to refuse
     const limitsDown = (e: LimitStoreUnavailable) => new Unavailable({ detail: e.message, retryAfterSeconds: 1 })
@@ -88,23 +91,48 @@ export const makeAdmission = (settings: AdmissionSettings) =>
             : new RateLimited({ message: "too many requests with a missing or bad API key from this address", retryAfterSeconds: d.retryAfterSeconds }),
         ))
 
-    const authenticate = (request: Request, ip: string): Effect.Effect<KeyRecord, Unauthorized | RateLimited | Unavailable> => {
-      const presented = presentedKey(request.headers)
-      if ("problem" in presented) return refuse(ip, presented.problem)
-      return Effect.catchAll(keys.verifyRecent(presented.key), (e): Effect.Effect<never, Unauthorized | RateLimited | Unavailable> =>
-        e._tag === "KeyRejected"
-          ? refuse(ip, e.reason === "revoked" ? "API key revoked" : "invalid API key")
-          : Effect.fail(new Unavailable({ detail: e.message })))
+    // what the access services' failures answer; the exchange's own errors pass through
+    const explain = (ip: string, e: ApiError | KeyRejected | KeyStoreError | LimitStoreUnavailable | InFlightFull): Effect.Effect<never, ApiError> => {
+      switch (e._tag) {
+        case "KeyRejected":
+          return refuse(ip, e.reason === "revoked" ? "API key revoked" : "invalid API key")
+        case "KeyStoreError":
+          return Effect.fail(new Unavailable({ detail: e.message }))
+        case "LimitStoreUnavailable":
+          return Effect.fail(limitsDown(e))
+        case "InFlightFull":
+          return Effect.fail(new ConcurrencyLimited({ max: e.max }))
+        default:
+          return Effect.fail(e)
+      }
     }
 
-    // per-key requests a minute; the limit headers go on this and every later response
-    const admitRate = (key: KeyRecord, x: Exchange): Effect.Effect<void, RateLimited | Unavailable> =>
-      Effect.flatMap(Effect.mapError(rates.take(key.id, key.rpm), limitsDown), (rate) => {
-        x.rate = rate
-        return rate.allowed
-          ? Effect.void
-          : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
-      })
+    /**
+     * The key, its rate (the limit headers go on this and every later response), then
+     * `exchange` holding one of its key's slots; `exchange` is built only then.
+     */
+    const admitKey = (
+      request: Request,
+      ip: string,
+      endpoint: Exclude<EndpointLabel, "other">,
+      x: Exchange,
+      exchange: (endpoint: Exclude<EndpointLabel, "other">, request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
+    ): Effect.Effect<Response, ApiError> => {
+      const presented = presentedKey(request.headers)
+      if ("problem" in presented) return refuse(ip, presented.problem)
+      return Effect.catchAll(
+        Effect.flatMap(keys.verifyRecent(presented.key), (key) => {
+          x.keyId = key.id
+          return Effect.flatMap(rates.take(key.id, key.rpm), (rate) => {
+            x.rate = rate
+            return rate.allowed
+              ? inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x))
+              : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
+          })
+        }),
+        (e) => explain(ip, e),
+      )
+    }
 
     /**
      * Runs `exchange` once the request is let in, holding a server slot and one of its key's
@@ -121,18 +149,23 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       if (endpoint === "other") return Effect.fail(new NotFound({ path: path.length > 200 ? `${path.slice(0, 200)}…` : path }))
       if (disabled) return Effect.fail(new ApiDisabled())
       if (request.method !== "POST") return Effect.fail(new MethodNotAllowed({ method: request.method }))
-      const admitted = checkDeclaredLength(request.headers).pipe(
-        Effect.zipRight(authenticate(request, ip)),
-        Effect.tap((key) => {
-          x.keyId = key.id
-          return admitRate(key, x)
-        }),
-        Effect.flatMap((key) =>
-          Effect.mapError(inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x)), (e) =>
-            e._tag === "InFlightFull" ? new ConcurrencyLimited({ max: e.max }) : e._tag === "LimitStoreUnavailable" ? limitsDown(e) : e)),
-      )
-      return Effect.mapError(serverSlots.withSlot("server", settings.maxInFlight, admitted), (e) =>
-        e._tag === "InFlightFull" ? new Overloaded({ retryAfterSeconds: 1 }) : e)
+      if (serverInFlight >= settings.maxInFlight) return Effect.fail(new Overloaded({ retryAfterSeconds: 1 }))
+      const tooLarge = declaredLengthProblem(request.headers)
+      if (tooLarge !== undefined) return Effect.fail(tooLarge)
+      // the server slot is taken and given back in one uninterruptible region, the release on every exit
+      return Effect.uninterruptibleMask((restore) => {
+        serverInFlight++
+        return Effect.matchCauseEffect(restore(admitKey(request, ip, endpoint, x, exchange)), {
+          onFailure: (cause) => {
+            serverInFlight--
+            return Effect.failCause(cause)
+          },
+          onSuccess: (response) => {
+            serverInFlight--
+            return Effect.succeed(response)
+          },
+        })
+      })
     }
 
     return {

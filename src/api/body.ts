@@ -10,29 +10,33 @@ import { BodyTimeout, PayloadTooLarge } from "./errors.ts"
 
 export const BODY_LIMIT_BYTES = 16 * 1024
 
-/** 413 by the declared length alone (no byte of the body read). */
-export const checkDeclaredLength = (headers: Headers, limit = BODY_LIMIT_BYTES): Effect.Effect<void, PayloadTooLarge | InvalidRequest> => {
+/** 413 (or 400 for a length that is not a number) by the declared length alone, no byte of the body read; undefined when it may be read. */
+export const declaredLengthProblem = (headers: Headers, limit = BODY_LIMIT_BYTES): PayloadTooLarge | InvalidRequest | undefined => {
   const declared = headers.get("content-length")
-  if (declared === null) return Effect.void
-  if (!/^\d+$/.test(declared)) return Effect.fail(new InvalidRequest({ message: "Content-Length: not a number" }))
-  return declared.length > 15 || Number(declared) > limit ? Effect.fail(new PayloadTooLarge({ limit })) : Effect.void
+  if (declared === null) return undefined
+  if (!/^\d+$/.test(declared)) return new InvalidRequest({ message: "Content-Length: not a number" })
+  return declared.length > 15 || Number(declared) > limit ? new PayloadTooLarge({ limit }) : undefined
 }
 
-/** The media type must be application/json (parameters such as charset=utf-8 allowed). */
-export const checkContentType = (headers: Headers): Effect.Effect<void, InvalidRequest> => {
+/** Why the media type is refused (it must be application/json; parameters such as charset=utf-8 allowed), or undefined. */
+export const contentTypeProblem = (headers: Headers): InvalidRequest | undefined => {
   const value = headers.get("content-type")
-  if (value === null) return Effect.fail(new InvalidRequest({ message: "Content-Type: is required and must be application/json" }))
+  if (value === null) return new InvalidRequest({ message: "Content-Type: is required and must be application/json" })
   const semicolon = value.indexOf(";")
   const media = (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase()
-  if (media !== "application/json") return Effect.fail(new InvalidRequest({ message: `Content-Type: must be application/json, got ${JSON.stringify(value.slice(0, 100))}` }))
-  return Effect.void
+  if (media !== "application/json") return new InvalidRequest({ message: `Content-Type: must be application/json, got ${JSON.stringify(value.slice(0, 100))}` })
+  return undefined
 }
 
 type ReadOutcome = Uint8Array | "too-large" | "too-slow"
 
 const unreadable = () => new InvalidRequest({ message: "body: could not be read" })
 
-/** A body of declared length (already checked against the limit, which bounds what the server accepts): one read against the deadline. */
+/**
+ * A body of declared length (already checked against the limit, which bounds what the server accepts): one
+ * read against the deadline. No canceler: an interrupted request's fiber ignores a later resume, and its
+ * deadline timer (unref'd, so it never holds the process) fires once into nothing.
+ */
 const readDeclared = (request: Request, timeoutMs: number): Effect.Effect<ReadOutcome, InvalidRequest> =>
   // one callback pair rather than an async function and a promise race: this runs on every request
   Effect.async<ReadOutcome, InvalidRequest>((resume) => {
@@ -43,6 +47,7 @@ const readDeclared = (request: Request, timeoutMs: number): Effect.Effect<ReadOu
       // the read is abandoned; it fails once the connection is closed
       resume(Effect.succeed("too-slow"))
     }, timeoutMs)
+    timer.unref()
     request.arrayBuffer().then(
       (buffer) => {
         if (settled) return
@@ -57,10 +62,6 @@ const readDeclared = (request: Request, timeoutMs: number): Effect.Effect<ReadOu
         resume(Effect.fail(unreadable()))
       },
     )
-    return Effect.sync(() => {
-      settled = true
-      clearTimeout(timer)
-    })
   })
 
 /** A body without a declared length (chunked): counted as it arrives, cancelled past the limit or the deadline. */
@@ -150,23 +151,28 @@ export interface BodyOptions {
   readonly timeoutMs: number
 }
 
-/** Reads at most `limit` bytes, within `timeoutMs`, and parses them as JSON. */
-export const readJsonBody = (request: Request, options: BodyOptions): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
+/** Reads at most `limit` bytes, within `timeoutMs`, and parses them as JSON; `then` continues with the value. */
+export const readJsonBody = <A, E>(
+  request: Request,
+  options: BodyOptions,
+  then: (body: unknown) => Effect.Effect<A, E>,
+): Effect.Effect<A, E | PayloadTooLarge | BodyTimeout | InvalidRequest> => {
   const limit = options.limit ?? BODY_LIMIT_BYTES
   const read =
     request.headers.get("content-length") !== null
       ? readDeclared(request, options.timeoutMs)
       : Effect.tryPromise({ try: () => readCapped(request, limit, options.timeoutMs), catch: unreadable })
-  return read.pipe(
-    Effect.flatMap((bytes): Effect.Effect<unknown, PayloadTooLarge | BodyTimeout | InvalidRequest> => {
-      if (bytes === "too-large") return Effect.fail(new PayloadTooLarge({ limit }))
-      if (bytes === "too-slow") return Effect.fail(new BodyTimeout({ ms: options.timeoutMs }))
-      if (bytes.byteLength === 0) return Effect.fail(new InvalidRequest({ message: "body: is empty; send a JSON object" }))
-      try {
-        return Effect.succeed(parseJson(utf8.decode(bytes)))
-      } catch {
-        return Effect.fail(new InvalidRequest({ message: "body: is not valid JSON" }))
-      }
-    }),
-  )
+  // the parse and the continuation in one step (this runs on every request)
+  return Effect.flatMap(read, (bytes): Effect.Effect<A, E | PayloadTooLarge | BodyTimeout | InvalidRequest> => {
+    if (bytes === "too-large") return Effect.fail(new PayloadTooLarge({ limit }))
+    if (bytes === "too-slow") return Effect.fail(new BodyTimeout({ ms: options.timeoutMs }))
+    if (bytes.byteLength === 0) return Effect.fail(new InvalidRequest({ message: "body: is empty; send a JSON object" }))
+    let body: unknown
+    try {
+      body = parseJson(utf8.decode(bytes))
+    } catch {
+      return Effect.fail(new InvalidRequest({ message: "body: is not valid JSON" }))
+    }
+    return then(body)
+  })
 }

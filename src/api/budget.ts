@@ -6,14 +6,21 @@
 // log annotations (the request id among them); a program that finishes without
 // waiting (a quote from the World in memory) costs one fiber and no timer, and
 // one that waits gets one timer. Interrupting the caller interrupts the program.
-import { Effect, FiberId, Runtime } from "effect"
+// `then` continues with the answer in the same step when the program finished at once.
+import { Effect, Exit, FiberId, Runtime } from "effect"
 
-export const withBudget = <A, E, E2>(self: Effect.Effect<A, E>, ms: number, onTimeout: () => E2): Effect.Effect<A, E | E2> =>
-  Effect.flatMap(Effect.runtime<never>(), (runtime) => {
+export const withBudget = <A, E, E2, B, E3>(
+  self: Effect.Effect<A, E>,
+  ms: number,
+  onTimeout: () => E2,
+  then: (a: A) => Effect.Effect<B, E3>,
+): Effect.Effect<B, E | E2 | E3> =>
+  Effect.withFiberRuntime((parent, status) => {
+    const runtime = Runtime.make({ context: parent.currentContext, fiberRefs: parent.getFiberRefs(), runtimeFlags: status.runtimeFlags })
     const fiber = Runtime.runFork(runtime, self, { immediate: true })
     const finished = fiber.unsafePoll()
-    if (finished !== null) return finished
-    return Effect.async<A, E | E2>((resume) => {
+    if (finished !== null) return Exit.isSuccess(finished) ? then(finished.value) : Effect.failCause(finished.cause)
+    const budgeted = Effect.async<A, E | E2>((resume) => {
       let settled = false
       const timer = setTimeout(() => {
         if (settled) return
@@ -34,4 +41,5 @@ export const withBudget = <A, E, E2>(self: Effect.Effect<A, E>, ms: number, onTi
         fiber.unsafeInterruptAsFork(FiberId.none)
       })
     })
+    return Effect.flatMap(budgeted, then)
   })

@@ -7,7 +7,8 @@
 // it is a safe token (1 to 64 of A-Za-z0-9._-), else a fresh UUID. Responses
 // after a valid key carry X-RateLimit-Limit/Remaining/Reset.
 // Every log line written while a request runs carries its request id (annotation
-// `requestId`), and every answer is timed into http_request_duration_seconds.
+// `requestId`, on the request's own fiber), and every answer is timed into
+// http_request_duration_seconds.
 import { Effect, FiberRef, HashMap } from "effect"
 import { randomUUID } from "node:crypto"
 import type { AppConfigShape } from "../config/index.ts"
@@ -30,7 +31,10 @@ const requestIdOf = (headers: Headers): string => {
 export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs" | "swapTimeoutMs" | "bodyTimeoutMs" | "maxInFlight" | "badKeyLimitPerMinute">
 
 export interface Edge {
-  /** Answers one request; never fails. `ip` is the client's address (per-IP bad-key limit). */
+  /**
+   * Answers one request; never fails. `ip` is the client's address (per-IP bad-key limit).
+   * Run it on a fiber of its own: it annotates that fiber's log lines with the request id.
+   */
   readonly handle: (request: Request, ip: string) => Effect.Effect<Response>
   /** Switches every endpoint to 404 API_DISABLED (true) or back (false). */
   readonly setDisabled: (disabled: boolean) => void
@@ -45,27 +49,26 @@ export const makeEdge = (settings: EdgeSettings) =>
 
     // a plain chain rather than Effect.gen: this is the per-request hot path
     const handle = (request: Request, ip: string): Effect.Effect<Response> =>
-      Effect.suspend(() => {
+      Effect.withFiberRuntime((fiber) => {
         const started = performance.now()
         const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }
         const path = pathOf(request.url)
         const endpoint: EndpointLabel = endpointOf(path)
-        // the request id annotates every log line until the answer; set and put back by hand
-        // rather than with Effect.annotateLogs, whose acquire/release costs ~3 µs a request
-        // (an interrupted request's fiber ends: nothing is left to put back)
-        return FiberRef.getWith(FiberRef.currentLogAnnotations, (annotations) =>
-          Effect.zipRight(
-            FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
-            Effect.catchAllCause(
-              admission.admit(request, ip, path, endpoint, x, exchange),
-              (cause) => failureResponse(request, path, x, cause),
-            ).pipe(
-              Effect.tap((response) => {
-                observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)
-                return FiberRef.set(FiberRef.currentLogAnnotations, annotations)
-              }),
-            ),
-          ))
+        // the request id annotates every log line from here on: handle runs on a fiber of its own
+        // per request (the request runner's, or the platform's behind HttpRouter), which ends with
+        // the answer, so nothing is put back (setting and restoring cost ~3.5 µs a request)
+        const annotations = fiber.getFiberRef(FiberRef.currentLogAnnotations)
+        const answered = (response: Response) => {
+          observeRequest(endpoint, response.status, x.code, (performance.now() - started) / 1000)
+          return Effect.succeed(response)
+        }
+        return Effect.zipRight(
+          FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
+          Effect.matchCauseEffect(admission.admit(request, ip, path, endpoint, x, exchange), {
+            onFailure: (cause) => Effect.flatMap(failureResponse(request, path, x, cause), answered),
+            onSuccess: answered,
+          }),
+        )
       })
 
     return {

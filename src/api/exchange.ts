@@ -3,10 +3,10 @@
 // budget (504 TIMEOUT), the encoded answer; a quote's signed quoteId, and a
 // swap's priceChangeBps against the quoteId it names. Every log line the program writes
 // carries the request id (the program's fiber inherits the request's annotations).
-import { Clock, Effect, Either, Option } from "effect"
+import { Effect, Either, Option } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
 import { withBudget } from "./budget.ts"
-import { BODY_LIMIT_BYTES, checkContentType, readJsonBody } from "./body.ts"
+import { BODY_LIMIT_BYTES, contentTypeProblem, readJsonBody } from "./body.ts"
 import { ApiKeys } from "../access/index.ts"
 import { decodeQuoteId, encodeQuoteId, GaslessDisabled, GaslessPrograms, Internal, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
 import { decodeGaslessStatus, decodeGaslessSubmit } from "./gasless-requests.ts"
@@ -61,18 +61,22 @@ export const makeExchange = (settings: ExchangeSettings) =>
       return Either.right(decoded.terms)
     }
 
+    // the encoded answer as the 200 response, or the encoding's failure, in one step
+    const respond = (encoded: Either.Either<string, ApiError>, x: Exchange): Effect.Effect<Response, ApiError> =>
+      Either.isRight(encoded) ? Effect.succeed(okResponse(encoded.right, x)) : Effect.fail(encoded.left)
+
     // the catalog endpoints take an empty object and answer from the latest block
-    const runCatalog = (endpoint: "sources" | "tokens", body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
+    const runCatalog = (endpoint: "sources" | "tokens", body: unknown, x: Exchange): Effect.Effect<Response, ApiError> =>
       Either.match(decodeEmptyBody(body), {
         onLeft: Effect.fail,
         onRight: () =>
           endpoint === "sources"
-            ? Effect.flatMap(withBudget(programs.sources, settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeSourcesResponse(answer, x.requestId))
-            : Effect.flatMap(withBudget(programs.tokens, settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeTokensResponse(answer, x.requestId)),
+            ? withBudget(programs.sources, settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeSourcesResponse(answer, x.requestId), x))
+            : withBudget(programs.tokens, settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeTokensResponse(answer, x.requestId), x)),
       })
 
     // the gasless endpoints: 404 without a relayer; an order belongs to the key that submitted it
-    const runGasless = (endpoint: "gasless/quote" | "gasless/submit" | "gasless/status", body: unknown, x: Exchange, nowSeconds: number): Effect.Effect<string, ApiError> => {
+    const runGasless = (endpoint: "gasless/quote" | "gasless/submit" | "gasless/status", body: unknown, x: Exchange, nowSeconds: number): Effect.Effect<Response, ApiError> => {
       if (Option.isNone(gasless)) return Effect.fail(new GaslessDisabled())
       const g = gasless.value
       const keyId = x.keyId
@@ -82,42 +86,42 @@ export const makeExchange = (settings: ExchangeSettings) =>
         return Either.match(decodeGaslessQuoteRequest(body, rules), {
           onLeft: Effect.fail,
           onRight: (req) =>
-            Effect.flatMap(withBudget(g.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
-              encodeGaslessQuoteResponse(req, answer, programs.executor, issueQuoteId(req, answer, nowSeconds), x.requestId)),
+            withBudget(g.quote(req), settings.quoteTimeoutMs, quoteTimeout, (answer) =>
+              respond(encodeGaslessQuoteResponse(req, answer, programs.executor, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
         })
       }
       if (endpoint === "gasless/submit") {
         return Either.match(decodeGaslessSubmit(body, { executor: programs.executor }), {
           onLeft: Effect.fail,
           onRight: (signed) =>
-            Effect.flatMap(withBudget(g.submit({ ...signed, keyId }), settings.swapTimeoutMs, swapTimeout), (answer) => encodeGaslessSubmitResponse(answer, x.requestId)),
+            withBudget(g.submit({ ...signed, keyId }), settings.swapTimeoutMs, swapTimeout, (answer) => respond(encodeGaslessSubmitResponse(answer, x.requestId), x)),
         })
       }
       return Either.match(decodeGaslessStatus(body), {
         onLeft: Effect.fail,
         onRight: (tradeHash) =>
-          Effect.flatMap(withBudget(g.status(tradeHash, keyId), settings.quoteTimeoutMs, quoteTimeout), (answer) => encodeGaslessStatusResponse(answer, x.requestId)),
+          withBudget(g.status(tradeHash, keyId), settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeGaslessStatusResponse(answer, x.requestId), x)),
       })
     }
 
-    const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<string, ApiError> =>
-      endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.flatMap(Clock.currentTimeMillis, (now) => {
-        const nowSeconds = Math.floor(now / 1000)
+    const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<Response, ApiError> =>
+      endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.clockWith((clock) => {
+        const nowSeconds = Math.floor(clock.unsafeCurrentTimeMillis() / 1000)
         if (endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status") return runGasless(endpoint, body, x, nowSeconds)
         const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
         if (endpoint === "quote") {
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
             onRight: (req) =>
-              Effect.flatMap(withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout), (answer) =>
-                encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId)),
+              withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout, (answer) =>
+                respond(encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
           })
         }
         return Either.match(Either.flatMap(decodeSwapRequest(body, rules), (req) => Either.map(quotedTerms(req, nowSeconds), (terms) => ({ req, terms }))), {
           onLeft: Effect.fail,
           onRight: ({ req, terms }) =>
-            Effect.flatMap(withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout), (answer) =>
-              encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId)),
+            withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout, (answer) =>
+              respond(encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId), x)),
         })
       })
 
@@ -125,10 +129,11 @@ export const makeExchange = (settings: ExchangeSettings) =>
 
     // content type, body (16 KB, within its deadline), JSON, fields, program, encoded answer
     const isGasless = (endpoint: ApiEndpoint) => endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status"
-    return (endpoint: ApiEndpoint, request: Request, x: Exchange): Effect.Effect<Response, ApiError> =>
+    return (endpoint: ApiEndpoint, request: Request, x: Exchange): Effect.Effect<Response, ApiError> => {
       // without a relayer the gasless endpoints are off, whatever the body
-      isGasless(endpoint) && Option.isNone(gasless) ? Effect.fail(new GaslessDisabled()) : Effect.zipRight(checkContentType(request.headers), readJsonBody(request, bodyOptions)).pipe(
-        Effect.flatMap((body) => runProgram(endpoint, body, x)),
-        Effect.map((body) => okResponse(body, x)),
-      )
+      if (isGasless(endpoint) && Option.isNone(gasless)) return Effect.fail(new GaslessDisabled())
+      const wrongType = contentTypeProblem(request.headers)
+      if (wrongType !== undefined) return Effect.fail(wrongType)
+      return readJsonBody(request, bodyOptions, (body) => runProgram(endpoint, body, x))
+    }
   })

@@ -7,6 +7,10 @@ import { ARC_CHAIN_IDS, checksum, type QuoteResponse, type RouteEntry } from "..
 
 const chainIds: ReadonlySet<number> = new Set(ARC_CHAIN_IDS)
 
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
+/** A bigint's decimal digits; through a double when it holds the value exactly (several times cheaper here). */
+const digits = (n: bigint): string => (n <= SAFE && n >= -SAFE ? String(Number(n)) : n.toString())
+
 const within = (n: unknown, min: number, max: number): boolean => Number.isInteger(n) && (n as number) >= min && (n as number) <= max
 const isAmount = (n: unknown): n is bigint => typeof n === "bigint"
 const isAddress = (a: unknown): a is string => typeof a === "string" && a.length === 42
@@ -50,34 +54,25 @@ const fits = (q: QuoteResponse): boolean =>
 export const quoteJson = (q: QuoteResponse, quoteId: string, requestId: string): string | undefined => {
   if (!fits(q) || typeof quoteId !== "string" || typeof requestId !== "string") return undefined
   const { fees, gasCost } = q
-  return JSON.stringify({
-    chainId: q.chainId,
-    tokenIn: checksum(q.tokenIn),
-    tokenOut: checksum(q.tokenOut),
-    tradeType: q.tradeType,
-    amountIn: q.amountIn.toString(),
-    maxAmountIn: q.maxAmountIn.toString(),
-    amountOut: q.amountOut.toString(),
-    minAmountOut: q.minAmountOut.toString(),
-    slippageBps: q.slippageBps,
-    grossAmountOut: q.grossAmountOut.toString(),
-    fees: {
-      token: checksum(fees.token),
-      protocolBps: fees.protocolBps,
-      protocolAmount: fees.protocolAmount.toString(),
-      partnerBps: fees.partnerBps,
-      partnerAmount: fees.partnerAmount.toString(),
-      partnerRecipient: fees.partnerRecipient === null ? null : checksum(fees.partnerRecipient),
-    },
-    priceImpactBps: q.priceImpactBps,
-    gasEstimate: q.gasEstimate === null ? null : q.gasEstimate.toString(),
-    gasCost: gasCost === null ? null : { native: gasCost.native.toString(), usdc: gasCost.usdc.toString(), tokenOut: gasCost.tokenOut === null ? null : gasCost.tokenOut.toString() },
-    route: q.route.map((entry) => ({
-      shareBps: entry.shareBps,
-      hops: entry.hops.map((hop) => ({ dex: hop.dex, pool: hop.pool, tokenIn: checksum(hop.tokenIn), tokenOut: checksum(hop.tokenOut) })),
-    })),
-    blockNumber: q.blockNumber.toString(),
-    quoteId,
-    requestId,
-  })
+  // written as text: every value is a number, digits, a checksummed address or a literal
+  // checked by fits(); the free strings (dex, pool, ids) go through JSON.stringify
+  const str = JSON.stringify
+  const partnerRecipient = fees.partnerRecipient === null ? "null" : `"${checksum(fees.partnerRecipient)}"`
+  const gas = gasCost === null ? "null" : `{"native":"${digits(gasCost.native)}","usdc":"${digits(gasCost.usdc)}","tokenOut":${gasCost.tokenOut === null ? "null" : `"${digits(gasCost.tokenOut)}"`}}`
+  let route = ""
+  for (const entry of q.route) {
+    let hops = ""
+    for (const hop of entry.hops) {
+      hops += `${hops === "" ? "" : ","}{"dex":${str(hop.dex)},"pool":${hop.pool === null ? "null" : str(hop.pool)},"tokenIn":"${checksum(hop.tokenIn)}","tokenOut":"${checksum(hop.tokenOut)}"}`
+    }
+    route += `${route === "" ? "" : ","}{"shareBps":${entry.shareBps},"hops":[${hops}]}`
+  }
+  return (
+    `{"chainId":${q.chainId},"tokenIn":"${checksum(q.tokenIn)}","tokenOut":"${checksum(q.tokenOut)}","tradeType":"${q.tradeType}",` +
+    `"amountIn":"${digits(q.amountIn)}","maxAmountIn":"${digits(q.maxAmountIn)}","amountOut":"${digits(q.amountOut)}","minAmountOut":"${digits(q.minAmountOut)}",` +
+    `"slippageBps":${q.slippageBps},"grossAmountOut":"${digits(q.grossAmountOut)}",` +
+    `"fees":{"token":"${checksum(fees.token)}","protocolBps":${fees.protocolBps},"protocolAmount":"${digits(fees.protocolAmount)}","partnerBps":${fees.partnerBps},"partnerAmount":"${digits(fees.partnerAmount)}","partnerRecipient":${partnerRecipient}},` +
+    `"priceImpactBps":${q.priceImpactBps === null ? "null" : str(q.priceImpactBps)},"gasEstimate":${q.gasEstimate === null ? "null" : `"${digits(q.gasEstimate)}"`},"gasCost":${gas},` +
+    `"route":[${route}],"blockNumber":"${digits(q.blockNumber)}","quoteId":${str(quoteId)},"requestId":${str(requestId)}}`
+  )
 }
