@@ -161,42 +161,62 @@ const wordRead = <R extends Read<unknown>>(r: R, abi: readonly { readonly type: 
   return { ...r, decode } as R
 }
 
+/**
+ * A pool's state read of one kind: its call data from the function's selector and one static
+ * argument word (or none), its answer decoded word by word. One per function, shared by every
+ * pool: a pool's read is then its address, the call data and this decoder, nothing of its own
+ * kept between blocks.
+ */
+const stateRead = <const abi extends readonly { readonly type: string; readonly name?: string; readonly outputs?: readonly { readonly type: string }[] }[]>(
+  abi: abi,
+  functionName: string,
+  arg?: bigint | Hex,
+) => {
+  const args = arg === undefined ? [] : [typeof arg === "bigint" ? 0n : `0x${"00".repeat(32)}`]
+  const template = wordRead(read({ address: zeroAddress, abi: abi as never, functionName: functionName as never, args: args as never }), abi, functionName)
+  // the selector: the call data's first four bytes
+  const selector = template.callData.slice(0, 10)
+  const argWord = (value: bigint | Hex): string =>
+    typeof value === "bigint" ? value.toString(16).padStart(64, "0") : value.slice(2).padStart(64, "0")
+  return (target: Address, value?: bigint | Hex): Read<unknown> => ({
+    target,
+    callData: value === undefined ? template.callData : (`${selector}${argWord(value)}` as Hex),
+    decode: template.decode,
+  })
+}
+
+const v2Reserves = stateRead(V2_PAIR_ABI, "getReserves")
+const v3Slot0 = stateRead(V3_POOL_ABI, "slot0")
+const v3Liquidity = stateRead(V3_POOL_ABI, "liquidity")
+const v4Slot0 = stateRead(V4_STATE_VIEW_ABI, "getSlot0", `0x${"00".repeat(32)}`)
+const v4Liquidity = stateRead(V4_STATE_VIEW_ABI, "getLiquidity", `0x${"00".repeat(32)}`)
+const stableBalance = stateRead(STABLE_POOL_ABI, "balances", 0n)
+const stableA = stateRead(STABLE_POOL_ABI, "A_precise")
+const stableFee = stateRead(STABLE_POOL_ABI, "fee")
+const stableRampEnd = stateRead(STABLE_POOL_ABI, "future_A_time")
+
 /** The reads of pools; V4 pools are read through their venue's StateView. */
 export const poolReads = () => {
-  // a pool's state reads never change: made once per pool (its meta), sent every block it is touched
-  const made = new WeakMap<Meta, readonly Read<unknown>[]>()
-  const stateReadsOf = (meta: Meta): readonly Read<unknown>[] => {
-    switch (meta.kind) {
-      case "uniswap-v2":
-        return [wordRead(read({ address: meta.id, abi: V2_PAIR_ABI, functionName: "getReserves", args: [] }), V2_PAIR_ABI, "getReserves")]
-      case "uniswap-v3":
-        return [
-          wordRead(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "slot0", args: [] }), V3_POOL_ABI, "slot0"),
-          wordRead(read({ address: meta.id, abi: V3_POOL_ABI, functionName: "liquidity", args: [] }), V3_POOL_ABI, "liquidity"),
-        ]
-      case "uniswap-v4":
-        return [
-          wordRead(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getSlot0", args: [meta.id] }), V4_STATE_VIEW_ABI, "getSlot0"),
-          wordRead(read({ address: meta.stateView, abi: V4_STATE_VIEW_ABI, functionName: "getLiquidity", args: [meta.id] }), V4_STATE_VIEW_ABI, "getLiquidity"),
-        ]
-      case "curve-stableswap":
-        return [
-          ...meta.coins.map((_, i) => wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "balances", args: [BigInt(i)] }), STABLE_POOL_ABI, "balances")),
-          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "A_precise", args: [] }), STABLE_POOL_ABI, "A_precise"),
-          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "fee", args: [] }), STABLE_POOL_ABI, "fee"),
-          wordRead(read({ address: meta.id, abi: STABLE_POOL_ABI, functionName: "future_A_time", args: [] }), STABLE_POOL_ABI, "future_A_time"),
-        ]
-    }
-  }
-
   /**
    * reserves (V2); slot0 then liquidity (V3, V4); balances, A_precise, fee
    * and future_A_time (stable pools): their indexes in the batch
    */
   const baseReadsOf = (meta: Meta, push: PushRead): number[] => {
-    let reads = made.get(meta)
-    if (reads === undefined) made.set(meta, (reads = stateReadsOf(meta)))
-    return reads.map((r) => push(r))
+    switch (meta.kind) {
+      case "uniswap-v2":
+        return [push(v2Reserves(meta.id))]
+      case "uniswap-v3":
+        return [push(v3Slot0(meta.id)), push(v3Liquidity(meta.id))]
+      case "uniswap-v4":
+        return [push(v4Slot0(meta.stateView, meta.id)), push(v4Liquidity(meta.stateView, meta.id))]
+      case "curve-stableswap":
+        return [
+          ...meta.coins.map((_, i) => push(stableBalance(meta.id, BigInt(i)))),
+          push(stableA(meta.id)),
+          push(stableFee(meta.id)),
+          push(stableRampEnd(meta.id)),
+        ]
+    }
   }
 
   /** (liquidityGross, liquidityNet) of one tick */

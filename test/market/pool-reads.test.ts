@@ -1,10 +1,10 @@
 // A pool's state reads, which a step decodes by the hundred: every answer (any
 // words, within each output's type or not) decodes to what viem's
 // decodeFunctionResult gives, an answer too short fails as viem's does, and
-// the reads of a pool are made once.
+// a pool's reads keep nothing of their own between blocks.
 import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
-import { decodeFunctionResult, type Abi, type Address, type Hex } from "viem"
+import { decodeFunctionResult, encodeFunctionData, type Abi, type Address, type Hex } from "viem"
 import type { Read } from "../../src/chain/index.ts"
 import { STABLE_POOL_ABI, V2_PAIR_ABI, V3_POOL_ABI, V4_STATE_VIEW_ABI } from "../../src/market/abis.ts"
 import type { Meta } from "../../src/market/pool-meta.ts"
@@ -73,12 +73,19 @@ describe("a pool's state reads", () => {
     })
   }
 
-  test("a pool's reads are made once and sent every time it is read", () => {
+  test("a pool's reads call what viem encodes, and keep nothing of their own: one decoder per function, shared by every pool", () => {
     const reads = poolReads()
-    for (const { meta } of POOLS) {
+    const other = "0x3333333333333333333333333333333333333333" as Address
+    const argsOf = (meta: Meta, functionName: string, i: number): readonly unknown[] =>
+      meta.kind === "uniswap-v4" ? [meta.id] : functionName === "balances" ? [BigInt(i)] : []
+    for (const { meta, calls } of POOLS) {
       const first = readsOf(meta, reads)
-      const again = readsOf(meta, reads)
-      for (const [i, r] of first.entries()) expect(again[i]).toBe(r)
+      const elsewhere = readsOf({ ...meta, id: meta.kind === "uniswap-v4" ? (`0x${"cd".repeat(32)}` as Hex) : other } as Meta, reads)
+      for (const [i, { abi, functionName }] of calls.entries()) {
+        expect(first[i]!.callData).toBe(encodeFunctionData({ abi, functionName, args: argsOf(meta, functionName, i) } as never))
+        expect(first[i]!.target).toBe(meta.kind === "uniswap-v4" ? meta.stateView : meta.id)
+        expect(elsewhere[i]!.decode).toBe(first[i]!.decode)
+      }
     }
   })
 })
