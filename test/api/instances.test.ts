@@ -76,8 +76,15 @@ const tally = (answers: Answer[]) => {
 describe("three instances, one key", () => {
   test("60 a minute: exactly 60 requests pass over the three; the 61st is 429 wherever it lands", async () => {
     const { key } = await newKey(60, 1_000)
+    const started = performance.now()
     const burst = await Promise.all(Array.from({ length: 75 }, (_, i) => call(instances[i % 3]!, "/quote", key)))
-    expect(tally(burst)).toEqual({ OK: 60, RATE_LIMITED: 15 })
+    // the bucket refills one request a second: a burst slowed past a second by a loaded machine earns that many more
+    const refilled = Math.floor((performance.now() - started) / 1000)
+    const { OK: passed = 0, RATE_LIMITED: limited = 0 } = tally(burst)
+    expect(passed + limited).toBe(75)
+    expect(passed).toBeGreaterThanOrEqual(60)
+    expect(passed).toBeLessThanOrEqual(60 + refilled)
+    if (refilled > 0) return
     // one shared bucket: each remaining count from 59 to 0 given exactly once, whichever instance answered
     const remaining = burst.filter((a) => a.status === 200).map((a) => Number(a.headers.get("x-ratelimit-remaining")))
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i))
