@@ -67,10 +67,13 @@ const NODE_SPANS = new Set(["Rpc.getLogs", "Rpc.call", "Rpc.maxPriorityFeePerGas
 const spanRecorder = () => {
   const native = Effect.runSync(Effect.tracerWith(Effect.succeed))
   const ended: EndedSpan[] = []
+  // off until `record`: the start's spans are not the blocks', and the memory is measured without the recorder's
+  let recording = false
   const tracer = Tracer.make({
     context: native.context,
     span: (name, parent, context, links, startTime, kind, options) => {
       const span = native.span(name, parent, context, links, startTime, kind, options)
+      if (!recording) return span
       const end = span.end.bind(span)
       span.end = (endTime, exit) => {
         end(endTime, exit)
@@ -101,7 +104,7 @@ const spanRecorder = () => {
     waited += to - from
     return { ms: Number(own.endNs - own.startNs) / 1e6, nodeMs: Number(waited) / 1e6, requests: waits.length }
   }
-  return { tracer, block }
+  return { tracer, block, record: () => void (recording = true) }
 }
 type SpanRecorder = ReturnType<typeof spanRecorder>
 
@@ -201,6 +204,7 @@ const measureScale = async (): Promise<Measurement[]> => {
       for (let e = 0; e < graph.edgeCount; e++) graph.curve(e)
       const routed = (heapAfterGc() - before) / world.pools.size
       rows.push({ name: `market memory per pool at ${world.pools.size} pools, with the routing index`, value: Math.round(routed), unit: "bytes", target: "<= 2048", met: routed <= 2048, note: `the same with the World's routing index and every edge's float model (${graph.edgeCount} edges)` })
+      spans.record()
       const touched: number[] = []
       const own: number[] = []
       const node: number[] = []
