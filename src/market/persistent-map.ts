@@ -209,25 +209,11 @@ const collect = <A>(root: Branch, f: (key: string, value: unknown) => A): A[] =>
 
 const EMPTY_ROOT = new Branch(0, [], undefined)
 
-/** A map of string keys that never changes: `edit` gives a draft of the next one. */
-export class PersistentMap<V> implements ReadonlyMap<string, V> {
-  /** the map of a trie's root (`empty`, `from` and a draft's `done` make them) */
-  constructor(
-    private readonly root: Branch,
-    readonly size: number,
-  ) {}
-
-  static empty<V>(): PersistentMap<V> {
-    return new PersistentMap<V>(EMPTY_ROOT, 0)
-  }
-
-  /** `map` itself when it is one, else its entries in one */
-  static from<V>(map: ReadonlyMap<string, V>): PersistentMap<V> {
-    if (map instanceof PersistentMap) return map as PersistentMap<V>
-    const draft = PersistentMap.empty<V>().edit()
-    for (const [k, v] of map) draft.set(k, v)
-    return draft.done()
-  }
+/** A trie read as a ReadonlyMap: a map and its draft alike. */
+abstract class TrieReader<V> implements ReadonlyMap<string, V> {
+  protected abstract readonly root: Branch
+  abstract readonly size: number
+  abstract readonly [Symbol.toStringTag]: string
 
   get(key: string): V | undefined {
     const v = find(this.root, key)
@@ -236,11 +222,6 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
 
   has(key: string): boolean {
     return find(this.root, key) !== MISSING
-  }
-
-  /** a draft of the next map: changed in place, sharing what it leaves alone, until `done` */
-  edit(): MapDraft<V> {
-    return new MapDraft(this.root, this.size)
   }
 
   forEach(f: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
@@ -262,35 +243,53 @@ export class PersistentMap<V> implements ReadonlyMap<string, V> {
   [Symbol.iterator](): MapIterator<[string, V]> {
     return this.entries()
   }
+}
 
-  get [Symbol.toStringTag](): string {
-    return "PersistentMap"
+/** A map of string keys that never changes: `edit` gives a draft of the next one. */
+export class PersistentMap<V> extends TrieReader<V> {
+  readonly [Symbol.toStringTag] = "PersistentMap"
+  /** the map of a trie's root (`empty`, `from` and a draft's `done` make them) */
+  constructor(
+    protected readonly root: Branch,
+    readonly size: number,
+  ) {
+    super()
+  }
+
+  static empty<V>(): PersistentMap<V> {
+    return new PersistentMap<V>(EMPTY_ROOT, 0)
+  }
+
+  /** `map` itself when it is one, else its entries in one */
+  static from<V>(map: ReadonlyMap<string, V>): PersistentMap<V> {
+    if (map instanceof PersistentMap) return map as PersistentMap<V>
+    const draft = PersistentMap.empty<V>().edit()
+    for (const [k, v] of map) draft.set(k, v)
+    return draft.done()
+  }
+
+  /** a draft of the next map: changed in place, sharing what it leaves alone, until `done` */
+  edit(): MapDraft<V> {
+    return new MapDraft(this.root, this.size)
   }
 }
 
 /** The next PersistentMap being made: read and changed like a Map, then `done`. */
-export class MapDraft<V> implements ReadonlyMap<string, V> {
+export class MapDraft<V> extends TrieReader<V> {
+  readonly [Symbol.toStringTag] = "MapDraft"
   private readonly owner: Owner = { open: true }
   private readonly count: { n: number }
 
   constructor(
-    private root: Branch,
+    protected root: Branch,
     size: number,
   ) {
+    super()
     this.count = { n: size }
   }
 
   get size(): number {
     return this.count.n
-  }
-
-  get(key: string): V | undefined {
-    const v = find(this.root, key)
-    return v === MISSING ? undefined : (v as V)
-  }
-
-  has(key: string): boolean {
-    return find(this.root, key) !== MISSING
   }
 
   set(key: string, value: V): this {
@@ -312,30 +311,6 @@ export class MapDraft<V> implements ReadonlyMap<string, V> {
     this.open()
     this.owner.open = false
     return new PersistentMap(this.root, this.count.n)
-  }
-
-  forEach(f: (value: V, key: string, map: ReadonlyMap<string, V>) => void, thisArg?: unknown): void {
-    forEachEntry(this.root, (k, v) => f.call(thisArg, v as V, k, this))
-  }
-
-  entries(): MapIterator<[string, V]> {
-    return collect(this.root, (k, v): [string, V] => [k, v as V]).values()
-  }
-
-  keys(): MapIterator<string> {
-    return collect(this.root, (k) => k).values()
-  }
-
-  values(): MapIterator<V> {
-    return collect(this.root, (_, v) => v as V).values()
-  }
-
-  [Symbol.iterator](): MapIterator<[string, V]> {
-    return this.entries()
-  }
-
-  get [Symbol.toStringTag](): string {
-    return "MapDraft"
   }
 
   private open(): void {
