@@ -89,6 +89,20 @@ interface PoolIndex {
   readonly edgePair: Int32Array
 }
 
+/**
+ * The edges 0 … edges-1 grouped by a key of each below `groups` (a counting sort, edge order kept
+ * within a group): group g's edges are items[start[g] .. start[g + 1]).
+ */
+const groupEdges = (keyOf: ArrayLike<number>, edges: number, groups: number): { start: Int32Array; items: Int32Array } => {
+  const start = new Int32Array(groups + 1)
+  for (let e = 0; e < edges; e++) start[keyOf[e]! + 1]!++
+  for (let g = 0; g < groups; g++) start[g + 1]! += start[g]!
+  const items = new Int32Array(edges)
+  const fill = start.slice(0, groups)
+  for (let e = 0; e < edges; e++) items[fill[keyOf[e]!]!++] = e
+  return { start, items }
+}
+
 /** The pool index of a snapshot's pool set, and its pool states in index order. */
 const indexPools = (snapshot: RoutingMarket): { index: PoolIndex; pools: PoolState[] } => {
   const tokenIndex = new Map<string, number>()
@@ -132,12 +146,7 @@ const indexPools = (snapshot: RoutingMarket): { index: PoolIndex; pools: PoolSta
   const n = tokenIndex.size
   const edges = from.length
   // outgoing edges per token, in edge order
-  const outStart = new Int32Array(n + 1)
-  for (let e = 0; e < edges; e++) outStart[from[e]! + 1]!++
-  for (let t = 0; t < n; t++) outStart[t + 1]! += outStart[t]!
-  const outEdges = new Int32Array(edges)
-  const fill = outStart.slice(0, n)
-  for (let e = 0; e < edges; e++) outEdges[fill[from[e]!]!++] = e
+  const { start: outStart, items: outEdges } = groupEdges(from, edges, n)
   // pair slots numbered token by token, each token's in the order their first edge comes (the
   // neighbour lists); mark[y] === t when token t already has a slot to y, slotAt[y] that slot
   const nbStart = new Int32Array(n + 1)
@@ -162,12 +171,7 @@ const indexPools = (snapshot: RoutingMarket): { index: PoolIndex; pools: PoolSta
   nbStart[n] = pairCount
   const nbTo = nbToAll.slice(0, pairCount)
   // the edges of each pair slot, in edge order
-  const pairStart = new Int32Array(pairCount + 1)
-  for (let e = 0; e < edges; e++) pairStart[edgePair[e]! + 1]!++
-  for (let p = 0; p < pairCount; p++) pairStart[p + 1]! += pairStart[p]!
-  const pairEdges = new Int32Array(edges)
-  const next = pairStart.slice(0, pairCount)
-  for (let e = 0; e < edges; e++) pairEdges[next[edgePair[e]!]!++] = e
+  const { start: pairStart, items: pairEdges } = groupEdges(edgePair, edges, pairCount)
   const nbSorted = new Int32Array(pairCount)
   for (let p = 0; p < pairCount; p++) nbSorted[p] = p
   for (let t = 0; t < n; t++) nbSorted.subarray(nbStart[t]!, nbStart[t + 1]!).sort((a, b) => nbTo[a]! - nbTo[b]!)
