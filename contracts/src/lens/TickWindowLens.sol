@@ -84,59 +84,43 @@ contract TickWindowLens {
         return (out, at, true);
     }
 
-    // The reads below write their call data in free memory without claiming it: a window's many
-    // reads then cost no memory growth.
-
     function bitmapOf(Window calldata window, int16 word) internal view returns (bool ok, uint256 bitmap) {
-        address target = window.target;
-        bytes32 poolId = window.poolId;
-        bytes4 v3 = IV3TickReads.tickBitmap.selector;
-        bytes4 v4 = IV4TickReads.getTickBitmap.selector;
-        assembly ("memory-safe") {
-            let ptr := mload(0x40)
-            switch poolId
-            case 0 {
-                mstore(ptr, v3)
-                mstore(add(ptr, 4), signextend(1, word))
-                ok := staticcall(gas(), target, ptr, 36, ptr, 32)
-            }
-            default {
-                mstore(ptr, v4)
-                mstore(add(ptr, 4), poolId)
-                mstore(add(ptr, 36), signextend(1, word))
-                ok := staticcall(gas(), target, ptr, 68, ptr, 32)
-            }
-            ok := and(ok, gt(returndatasize(), 31))
-            bitmap := mload(ptr)
-        }
+        (ok, bitmap) = poolRead(window, IV3TickReads.tickBitmap.selector, IV4TickReads.getTickBitmap.selector, word, 0);
     }
 
     /// @dev V3 ticks(tick) and V4 getTickLiquidity(id, tick) both answer liquidityGross, liquidityNet first
     function liquidityNetOf(Window calldata window, int24 tick) internal view returns (bool ok, int128 net) {
+        (bool read, uint256 word) = poolRead(window, IV3TickReads.ticks.selector, IV4TickReads.getTickLiquidity.selector, tick, 1);
+        int256 value = int256(word);
+        if (!read || value < type(int128).min || value > type(int128).max) return (false, 0);
+        return (true, int128(value));
+    }
+
+    /// @dev One read of the window's pool: `v3(arg)` of a V3 pool, `v4(poolId, arg)` of a V4
+    /// StateView; ok with the answer's word `index` when the call succeeded and answered it. The
+    /// call data is written in free memory without claiming it: a window's many reads then cost
+    /// no memory growth.
+    function poolRead(Window calldata window, bytes4 v3, bytes4 v4, int256 arg, uint256 index) internal view returns (bool ok, uint256 word) {
         address target = window.target;
         bytes32 poolId = window.poolId;
-        bytes4 v3 = IV3TickReads.ticks.selector;
-        bytes4 v4 = IV4TickReads.getTickLiquidity.selector;
-        int256 word;
         assembly ("memory-safe") {
             let ptr := mload(0x40)
+            let answered := mul(32, add(index, 1))
             switch poolId
             case 0 {
                 mstore(ptr, v3)
-                mstore(add(ptr, 4), signextend(2, tick))
-                ok := staticcall(gas(), target, ptr, 36, ptr, 64)
+                mstore(add(ptr, 4), arg)
+                ok := staticcall(gas(), target, ptr, 36, ptr, answered)
             }
             default {
                 mstore(ptr, v4)
                 mstore(add(ptr, 4), poolId)
-                mstore(add(ptr, 36), signextend(2, tick))
-                ok := staticcall(gas(), target, ptr, 68, ptr, 64)
+                mstore(add(ptr, 36), arg)
+                ok := staticcall(gas(), target, ptr, 68, ptr, answered)
             }
-            ok := and(ok, gt(returndatasize(), 63))
-            word := mload(add(ptr, 32))
+            ok := and(ok, iszero(lt(returndatasize(), answered)))
+            word := mload(add(ptr, mul(32, index)))
         }
-        if (!ok || word < type(int128).min || word > type(int128).max) return (false, 0);
-        return (true, int128(word));
     }
 
     function lowestBit(uint256 x) internal pure returns (uint256 bit) {
