@@ -115,7 +115,7 @@ export async function run(): Promise<Measurement[]> {
       const bareSat = await load({ ...spec("quote", 64), port: bare.port!, requests: [rawPost("/", JSON.stringify(trades[0]), {})] }).finally(() => bare.stop(true))
       const gasSearch = await simulationCost(devnet, settings, api.baseUrl, keys[0]!)
       const perSwap = await executionsPerSwap(api.baseUrl, keys[0]!, trades)
-      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT, devnet.node.pid)
+      const buildRows = BASE_ROOT === undefined ? [] : await compareBuilds(devnet.manifest, trades, BASE_ROOT, devnet.node.pid, gasSearch.checkP50)
       const bad = (r: { non200: number; errors: number; firstBadResponse?: string }) =>
         r.non200 + r.errors > 0 ? `${r.non200 + r.errors} failed; first: ${r.firstBadResponse?.slice(0, 80) ?? "connection error"}` : undefined
       const rnd = (v: number) => Math.round(v * 1000) / 1000
@@ -174,6 +174,7 @@ const compareBuilds = async (
   trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>,
   baseRoot: string,
   nodePid: number,
+  simulationP50: number,
 ): Promise<Measurement[]> => {
   const manifestFile = join(tmpdir(), `bench-manifest-${process.pid}.json`)
   await Bun.write(manifestFile, JSON.stringify(manifest))
@@ -263,6 +264,38 @@ const compareBuilds = async (
       })
     })
     rows.push({ name: "/swap p50 @16 conns, the build before over this build", value: Math.round((medianP50[1]! / medianP50[0]!) * 100) / 100, unit: "x", note: "latency ratio, same rounds" })
+    // /swap one request at a time, every amount new, on each build, interleaved: the latency a
+    // wallet sees, over the simulation alone measured in this run
+    const single: number[][] = servers.map(() => [])
+    let nth = 0
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
+      for (const [i, s] of servers.entries()) {
+        for (let k = 0; k < COUNTED_SWAPS; k++) {
+          const trade = trades[k % trades.length]!
+          const started = performance.now()
+          const res = await fetch(`http://127.0.0.1:${s.server.port}/api/v1/swap`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": s.server.keys[0]! },
+            body: JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + 104_729n * BigInt(++nth)).toString(), sender: testAccounts[5]!.address }),
+          })
+          await res.arrayBuffer()
+          if (res.status !== 200) throw new Error(`/swap answered ${res.status} one at a time (${s.label})`)
+          single[i]!.push(performance.now() - started)
+        }
+      }
+    }
+    const singleP50 = single.map((xs) => percentile(xs, 50))
+    servers.forEach((s, i) => {
+      const ratio = singleP50[i]! / simulationP50
+      rows.push({
+        name: `/swap p50 one at a time, ratio to the simulation alone (${s.label})`,
+        value: Math.round(ratio * 100) / 100,
+        unit: "x",
+        target: `<= ${SWAP_OVER_SIMULATION}`,
+        met: ratio <= SWAP_OVER_SIMULATION,
+        note: `p50 ${Math.round(singleP50[i]! * 1000) / 1000} ms over ${Math.round(simulationP50 * 1000) / 1000} ms; ${single[i]!.length} /swaps, amounts new, ${BUILD_ROUNDS} interleaved rounds; child process`,
+      })
+    })
     return rows
   } finally {
     for (const s of servers) await s.server.stop()

@@ -32,6 +32,11 @@ export interface SimulateExecute {
    * same limit over the gas they use, so once one was searched the next is checked at one limit.
    */
   readonly gasShape?: string
+  /**
+   * The gas the route uses by the gas model: calls of one shape use about the same multiple of
+   * it, so with a shape seen before the call is run once, at the limit that predicts.
+   */
+  readonly gasExpected?: bigint
 }
 
 export type SimulationOutcome =
@@ -76,12 +81,28 @@ const GRID_TRUSTED = 7
 
 /** Above the ratio a shape needed last time, so that one check usually suffices: 3%, one grid step. */
 const SHAPE_MARGIN_BPS = 300n
+/**
+ * A limit predicted before the gas used is known is the shape's ratio plus its margin over the
+ * predicted gas, and is kept when it succeeds and lies within twice the margin over the ratio of
+ * the gas then used: a prediction 2.5% off either way still holds (the gas of one shape moves by
+ * about that with the amount: a pool's oracle write, say), and the limit is at most ~9% above the
+ * least (the ratio may lie 3% above the shape's true one), so tx.gas stays within 1.25x the least.
+ */
+const PREDICTED_CEILING_BPS = 2n * SHAPE_MARGIN_BPS
+/**
+ * A failed call that used at least 7/8 of its limit may have run out of gas: a call nested five
+ * deep that runs out leaves at most 5/64 unused. A refusal that comes after all the work (the
+ * minimum out, say) may look the same, and costs one execution more for it.
+ */
+const OUT_OF_GAS_NUMERATOR = 7n
+const OUT_OF_GAS_DENOMINATOR = 8n
 /** How many route shapes' ratios are kept (least recently searched dropped first). */
 const SHAPE_CAPACITY = 1_000
 
-/** How each least gas limit was found: a shape's one check, the grid, or the node's own search. */
+/** How each least gas limit was found: the call run once at its predicted limit, a shape's one check, the grid, or the node's own search. */
 export const gasLimitSearches = Metric.counter("simulation_gas_limit_searches_total", {
-  description: "least gas limits found for simulated executor calls, by how (shape: one check at a shape's known ratio; grid; estimate: eth_estimateGas)",
+  description:
+    "least gas limits found for simulated executor calls, by how (predicted: the call run once, at the limit its shape and gas model predicted; shape: one check at a shape's known ratio; grid; estimate: eth_estimateGas)",
   incremental: true,
 })
 /** Executions of executor calls asked of the node (eth_estimateGas counted once). */
@@ -89,7 +110,13 @@ export const simulatedExecutions = Metric.counter("simulation_executions_total",
   description: "executions of executor calls asked of the node by simulations (each eth_simulateV1 call, eth_call, eth_estimateGas counted once)",
   incremental: true,
 })
-const searched = (how: "shape" | "grid" | "estimate") => Metric.increment(Metric.tagged(gasLimitSearches, "how", how))
+const searchedBy = {
+  predicted: Metric.increment(Metric.tagged(gasLimitSearches, "how", "predicted")),
+  shape: Metric.increment(Metric.tagged(gasLimitSearches, "how", "shape")),
+  grid: Metric.increment(Metric.tagged(gasLimitSearches, "how", "grid")),
+  estimate: Metric.increment(Metric.tagged(gasLimitSearches, "how", "estimate")),
+}
+const searched = (how: keyof typeof searchedBy) => searchedBy[how]
 
 /** Enough native balance for the value, plus room the sender's own balance may lack. */
 const NATIVE_HEADROOM = 10n ** 24n
@@ -215,39 +242,84 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         return estimated !== undefined && estimated < limits[first]! ? estimated : limits[first]
       })
 
-    // the least limit over the gas used (bps) each route shape needed when last searched, owned by
-    // this simulator; a Map keeps insertion order, so the first key is the least recently searched
-    const shapeRatios = new Map<string, bigint>()
-    const learn = (shape: string, gasUsed: bigint, limit: bigint) =>
+    // what each route shape needed when last searched, owned by this simulator: the least limit
+    // over the gas used (bps), and the gas used over the gas model's figure (bps) when last run; a
+    // Map keeps insertion order, so the first key is the least recently searched
+    const shapes = new Map<string, { ratio: bigint; scale: bigint | undefined }>()
+    const scaleOf = (params: SimulateExecute, gasUsed: bigint) =>
+      params.gasExpected !== undefined && params.gasExpected > 0n ? (gasUsed * 10_000n) / params.gasExpected : undefined
+    const learn = (shape: string, params: SimulateExecute, gasUsed: bigint, limit: bigint) =>
       Effect.sync(() => {
-        shapeRatios.delete(shape)
-        shapeRatios.set(shape, (limit * 10_000n + gasUsed - 1n) / gasUsed)
-        if (shapeRatios.size > SHAPE_CAPACITY) shapeRatios.delete(shapeRatios.keys().next().value!)
+        shapes.delete(shape)
+        shapes.set(shape, { ratio: (limit * 10_000n + gasUsed - 1n) / gasUsed, scale: scaleOf(params, gasUsed) })
+        if (shapes.size > SHAPE_CAPACITY) shapes.delete(shapes.keys().next().value!)
       })
+    /** The gas used over the model's figure, kept for the shape's next prediction. */
+    const learnScale = (params: SimulateExecute, gasUsed: bigint) => {
+      const known = params.gasShape === undefined ? undefined : shapes.get(params.gasShape)
+      if (known !== undefined) known.scale = scaleOf(params, gasUsed)
+    }
+    /** The limit a shape's one check sets for a call that used `gasUsed`. */
+    const shapeLimit = (ratio: bigint, gasUsed: bigint) => (gasUsed * (ratio + SHAPE_MARGIN_BPS) + 9_999n) / 10_000n
 
     /**
      * The least limit for a call that used `gasUsed`: a shape seen before is checked once, at its
-     * last ratio plus a grid step (the limit is then at most that much above the least, and the
-     * execution count per /swap is two); otherwise, or when that check runs out of gas, the grid.
+     * last ratio plus a grid step (the limit is then at most that much above the least); otherwise,
+     * or when that check runs out of gas, the grid.
      */
     const leastLimit = (params: SimulateExecute, stateOverride: StateOverride, gasUsed: bigint) =>
       Effect.gen(function* () {
         const shape = params.gasShape
-        const ratio = shape === undefined ? undefined : shapeRatios.get(shape)
+        const ratio = shape === undefined ? undefined : shapes.get(shape)?.ratio
         if (ratio !== undefined) {
-          const limit = (gasUsed * (ratio + SHAPE_MARGIN_BPS) + 9_999n) / 10_000n
+          const limit = shapeLimit(ratio, gasUsed)
           const [calls] = yield* simulateNext(params, stateOverride, [callOf(params, limit)])
           if (calls![0]!.success) return yield* Effect.as(searched("shape"), limit)
         }
         const limit = yield* searchGrid(params, stateOverride, gasUsed)
-        if (shape !== undefined && limit !== undefined) yield* learn(shape, gasUsed, limit)
+        if (shape !== undefined && limit !== undefined) yield* learn(shape, params, gasUsed, limit)
         return limit
+      })
+
+    /**
+     * A shape seen before, with the gas model's figure: the call run once, at the limit predicted
+     * from both (the gas used over the model's figure, and the least limit over the gas used, as
+     * the shape last needed). Kept when it succeeds there and is not too far above the gas it used;
+     * otherwise the gas used finds the limit, as for a shape seen before. Undefined when not
+     * predicted or when the call failed at it (out of gas, or refused at any limit: the check decides).
+     */
+    const predicted = (params: SimulateExecute, stateOverride: StateOverride) =>
+      Effect.gen(function* () {
+        const known = params.gasShape === undefined ? undefined : shapes.get(params.gasShape)
+        if (known?.scale === undefined || params.gasExpected === undefined || !simulateV1) return undefined
+        const runAt = (gas: bigint) =>
+          // a node without eth_simulateV1 is found out by the check that follows
+          simulateNext(params, stateOverride, [callOf(params, gas)]).pipe(
+            Effect.map((blocks) => blocks[0]![0]!),
+            Effect.catchTag("RpcError", (e) => (e.reason === "unsupported" ? Effect.succeed(undefined) : Effect.fail(e))),
+          )
+        let gas = (params.gasExpected * known.scale * (known.ratio + SHAPE_MARGIN_BPS) + 99_999_999n) / 100_000_000n
+        let call = yield* runAt(gas)
+        // a call that ran out of gas, itself or in a call it made (which then reverts with its own
+        // reason), used nearly all its limit (all but the 1/64 each call keeps back): once more
+        // at the most the ceiling allows, in case the least lies just above this limit
+        if (call !== undefined && !call.success && call.gasUsed * OUT_OF_GAS_DENOMINATOR >= gas * OUT_OF_GAS_NUMERATOR) {
+          gas = (gas * (known.ratio + PREDICTED_CEILING_BPS)) / known.ratio
+          call = yield* runAt(gas)
+        }
+        if (call === undefined || !call.success) return undefined
+        learnScale(params, call.gasUsed)
+        const checked = { ok: true, gasUsed: call.gasUsed, returnData: call.data } as const
+        return gas * 10_000n <= call.gasUsed * (known.ratio + PREDICTED_CEILING_BPS) ? { checked, limit: gas } : { checked, limit: undefined }
       })
 
     const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
       const { state: stateOverride, coversGrid } = yield* overrides(params)
-      const outcome = yield* check(params, stateOverride)
+      const first = params.findGasLimit === true && coversGrid ? yield* predicted(params, stateOverride) : undefined
+      if (first?.limit !== undefined) return yield* Effect.as(searched("predicted"), { ok: true, gasLimit: first.limit, returnData: first.checked.returnData } as const)
+      const outcome: Checked = first?.checked ?? (yield* check(params, stateOverride))
       if (!outcome.ok || params.findGasLimit !== true) return outcome.ok ? ({ ok: true, returnData: outcome.returnData } as const) : outcome
+      if (first === undefined && outcome.gasUsed !== undefined) learnScale(params, outcome.gasUsed)
       const limit = outcome.gasUsed !== undefined && coversGrid
         ? yield* leastLimit(params, stateOverride, outcome.gasUsed)
         : yield* Effect.zipLeft(estimate(params, stateOverride), searched("estimate"))

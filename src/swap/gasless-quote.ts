@@ -16,9 +16,9 @@ import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
 import { permitToSign } from "./permit.ts"
-import { latestWorld, type QuoteServices } from "./quote.ts"
+import type { QuoteServices } from "./quote.ts"
 import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
-import { catchUpWithHead } from "./swap.ts"
+import { atHead } from "./swap.ts"
 import { senderIssues } from "./sender-issues.ts"
 import type { ArcChainId, QuoteRequest } from "../domain/index.ts"
 
@@ -74,10 +74,10 @@ export const gaslessQuoteProgram = (
     const routed = overVenues(request, settings.venues)
     if (routed instanceof InvalidRequest) return yield* routed
     // the sender's funds are read at the priced block: the head's, as /swap's
-    yield* catchUpWithHead
-    const world = yield* latestWorld(services.market)
+    const { world, withoutPermit } = yield* atHead((world) =>
+      Effect.map(priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false }), (withoutPermit) => ({ world, withoutPermit })),
+    )
     const { executor } = settings
-    const withoutPermit = yield* priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false })
     const { priced } = withoutPermit
     const tokens = yield* Tokens
     // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot

@@ -9,12 +9,12 @@ import { encodeExecuteOrder, Rpc, Simulator } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import { Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import type { QuoteRequest, SwapOrder } from "../domain/index.ts"
+import type { QuoteRequest, SwapOrder, World } from "../domain/index.ts"
 import { Internal, Unavailable, type QuoteError } from "./errors.ts"
 import type { GaslessSettings } from "./gasless-quote.ts"
-import { latestWorld, type QuoteServices } from "./quote.ts"
-import { priceWithRelayerFee } from "./relayer-fee.ts"
-import { catchUpWithHead, gasLimit, revertReason } from "./swap.ts"
+import type { QuoteServices } from "./quote.ts"
+import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
+import { atHead, gasLimit, revertReason } from "./swap.ts"
 
 /** The order's deadline has passed at the head. */
 export class OrderExpired extends Data.TaggedError("OrderExpired")<{ readonly message: string }> {}
@@ -61,15 +61,11 @@ export const planOrder = (
 ): Effect.Effect<OrderPlan, PlanError, Rpc | MarketState | Simulator | Tokens | Sources> =>
   Effect.gen(function* () {
     const { order } = signed
-    yield* catchUpWithHead
-    const world = yield* latestWorld(services.market)
-    if (order.deadline <= world.blockTimestamp) {
-      return yield* new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` })
-    }
-    const { quote, relayerFee, route, priced } = yield* priceWithRelayerFee(services, world, termsOf(settings, order), {
-      marginBps: settings.feeMarginBps,
-      permit: signed.permitSignature !== null,
-    })
+    const { world, quote, relayerFee, route, priced } = yield* atHead((world): Effect.Effect<OrderPricing & { readonly world: World }, OrderExpired | QuoteError> =>
+      order.deadline <= world.blockTimestamp
+        ? Effect.fail(new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` }))
+        : Effect.map(priceWithRelayerFee(services, world, termsOf(settings, order), { marginBps: settings.feeMarginBps, permit: signed.permitSignature !== null }), (p) => ({ world, ...p })),
+    )
     if (relayerFee > order.maxRelayerFee) {
       return yield* new RelayerFeeAboveMax({
         message: `order.maxRelayerFee: the relayer fee at block ${world.blockNumber} is ${relayerFee}, above the signed maximum of ${order.maxRelayerFee}; ask /gasless/quote for a new order`,

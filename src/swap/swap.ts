@@ -2,21 +2,21 @@
 // from the sender with the balance and allowance it will have; the
 // transaction and the approval it needs, or the permit to sign instead; with a
 // signed permit, the transaction that applies it and swaps.
-import { Effect, Fiber, Metric } from "effect"
+import { Effect, Fiber, Metric, Option } from "effect"
 import { decodeErrorResult, decodeFunctionResult, type Hex } from "viem"
-import { Internal, InvalidRequest, SimulationFailed, Unavailable, type SwapError } from "./errors.ts"
+import { Internal, InvalidRequest, SimulationFailed, Unavailable, type QuoteError, type SwapError } from "./errors.ts"
 import { canonicalSignature, checkPermitSignature, permitToSign } from "./permit.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue, routeExecutorAbi } from "../chain/index.ts"
 import { Rpc, senderFunds, USDC_ERC20, type RpcError, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
-import { isNativePlaceholder } from "../domain/index.ts"
+import { isNativePlaceholder, type World } from "../domain/index.ts"
 import { MarketState } from "../market/index.ts"
 import type { SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import { priceRequest, type QuoteServices } from "./quote.ts"
+import { latestWorld, pricedOn, type QuoteServices } from "./quote.ts"
 
 /**
  * tx.gas = the least gas limit at which the transaction succeeds × (1 + GAS_HEADROOM_PERCENT/100),
@@ -58,22 +58,27 @@ const STANDARD_ERRORS = [
 const HEAD_WAIT = "2 seconds"
 
 /**
- * The market at the chain's head: a transaction to sign must not carry an older block's pools,
- * fee or pause. When the head cannot be read (node unreachable) the latest block is used, and the
+ * `program` run on the World at the chain's head: a transaction to sign must not carry an older
+ * block's pools, fee or pause. It runs on the latest World while the head is read (the market is
+ * usually there already), and once more, on the head's World, when the head turns out to be past
+ * it. When the head cannot be read (node unreachable) the latest World is used, and the
  * simulation then reports that it could not run.
  */
-export const catchUpWithHead = Effect.gen(function* () {
-  const rpc = yield* Rpc
-  const market = yield* MarketState
-  const head = yield* rpc.blockNumber().pipe(Effect.option)
-  if (head._tag === "None") return
-  const current = yield* market.snapshot
-  if (current.blockNumber >= head.value) return
-  const reached = yield* market.awaitBlock(head.value).pipe(Effect.timeout(HEAD_WAIT), Effect.option)
-  if (reached._tag === "None") {
-    return yield* new Unavailable({ detail: `the market has not reached the head block ${head.value} yet`, retryAfterSeconds: 1 })
-  }
-})
+export const atHead = <A, E, R>(program: (world: World) => Effect.Effect<A, E, R>): Effect.Effect<A, E | Unavailable | QuoteError, R | Rpc | MarketState> =>
+  Effect.gen(function* () {
+    const rpc = yield* Rpc
+    const market = yield* MarketState
+    const head = yield* Effect.fork(Effect.option(rpc.blockNumber()))
+    const world = yield* latestWorld(market)
+    const first = yield* Effect.either(program(world))
+    const reached = yield* Fiber.join(head)
+    if (Option.isNone(reached) || reached.value <= world.blockNumber) return yield* first
+    const caughtUp = yield* market.awaitBlock(reached.value).pipe(Effect.timeout(HEAD_WAIT), Effect.option)
+    if (Option.isNone(caughtUp)) {
+      return yield* new Unavailable({ detail: `the market has not reached the head block ${reached.value} yet`, retryAfterSeconds: 1 })
+    }
+    return yield* program(yield* latestWorld(market))
+  })
 
 /** External routes one /swap may see refused before it goes straight to the own router's. */
 export const MAX_EXTERNAL_REFUSALS = 2
@@ -93,8 +98,7 @@ export const swapProgram = (
   request: SwapRequest,
 ): Effect.Effect<SwapResponse, SwapError, Tokens | MarketState | Sources | Simulator | Rpc> =>
   Effect.gen(function* () {
-    yield* catchUpWithHead
-    const priced = yield* priceRequest(services, request, { sender: request.sender })
+    const priced = yield* atHead((world) => pricedOn(services, world, request, { sender: request.sender }))
     const simulator = yield* Simulator
     const sources = yield* Sources
     const executor = priced.settings.address
@@ -218,7 +222,8 @@ export const swapProgram = (
     // transaction is simulated on its state, as the block after it
     const block = { number: priced.world.blockNumber, timestamp: priced.world.blockTimestamp }
     /** The outcome, or undefined when the node cannot be reached; a refused or unreadable simulation is an error. */
-    const simulate = (data: Hex, takes: bigint, findGasLimit: boolean, gasShape?: string): Effect.Effect<SimulationOutcome | undefined, Internal> =>
+    /** `gas`: the route's shape and the gas model's figure for it, when its least gas limit is to be found. */
+    const simulate = (data: Hex, takes: bigint, gas?: { readonly shape: string; readonly expected: bigint | null }): Effect.Effect<SimulationOutcome | undefined, Internal> =>
       simulator
         .simulateExecute({
           sender: request.sender,
@@ -226,8 +231,9 @@ export const swapProgram = (
           data,
           value: executeValue({ tokenIn: request.tokenIn, amountIn: takes }),
           block,
-          findGasLimit,
-          ...(gasShape !== undefined ? { gasShape } : {}),
+          findGasLimit: gas !== undefined,
+          ...(gas !== undefined ? { gasShape: gas.shape } : {}),
+          ...(gas?.expected != null ? { gasExpected: gas.expected } : {}),
           // with a permit the allowance is the signature's to set: only the balance is filled in
           ...(!priced.tokenIn.native ? { pulls: { token: priced.tokenIn.erc20Address, amount: takes, allowance: permit === undefined } } : {}),
         })
@@ -272,7 +278,7 @@ export const swapProgram = (
           : outcome.gasLimit === undefined ? { kind: "refused", reason: undefined, detail: "no gas limit found" }
           : respond(gasLimit(outcome.gasLimit))
         // what makes one transaction's least gas limit like another's over the gas it uses
-        const gasShape = [
+        const shape = [
           request.tradeType,
           inputKind,
           isNativePlaceholder(request.tokenOut) ? "native" : "erc20",
@@ -280,14 +286,15 @@ export const swapProgram = (
           // splits in any order: they run one after the other, so the order barely moves the ratio
           route.route.map((split) => split.hops.map((hop) => hop.kind).join(">")).sort().join("|"),
         ].join(":")
+        const gas = { shape, expected: quote.gasEstimate }
         if (!isExternalRoute(route)) {
-          const outcome = yield* simulate(data, takes, true, gasShape)
+          const outcome = yield* simulate(data, takes, gas)
           return outcome === undefined ? respond(null) : answer(outcome)
         }
         if (request.tradeType === "exactOutput") {
           // third-party calldata buying the exact output: what the simulated call returns, the input
           // the sender paid, must be no more than was quoted (within the tolerance)
-          const outcome = yield* simulate(data, takes, true, gasShape)
+          const outcome = yield* simulate(data, takes, gas)
           if (outcome === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
           if (!outcome.ok) return refusal(outcome)
           const paid = outcome.returnData === undefined ? undefined : paidIn(outcome.returnData)
@@ -301,7 +308,7 @@ export const swapProgram = (
         const quoted = (quote.amountOut * (10_000n - EXTERNAL_SHORTFALL_TOLERANCE_BPS)) / 10_000n
         const strictMin = quoted > quote.minAmountOut ? quoted : quote.minAmountOut
         const strictData = yield* encode(route, { ...quote, minAmountOut: strictMin })
-        const [outcome, strict] = yield* Effect.all([simulate(data, takes, true, gasShape), simulate(strictData, takes, false)], { concurrency: 2 })
+        const [outcome, strict] = yield* Effect.all([simulate(data, takes, gas), simulate(strictData, takes)], { concurrency: 2 })
         if (outcome === undefined || strict === undefined) return { kind: "refused", reason: undefined, detail: "not simulated (node unreachable)" }
         if (!outcome.ok) return refusal(outcome)
         if (!strict.ok) {

@@ -1,6 +1,7 @@
-// How many times the node executes the transaction of one /swap: once to see it
-// succeed and what it uses, once more at the limit its route's shape needed
-// before. A proxy in front of the devnet counts every call to the executor
+// How many times the node executes the transaction of one /swap: with a route
+// shape seen before, once, at the limit the shape and the gas model predict
+// (twice when that prediction is off: once more from the gas used); the first
+// of a shape searches its limit. A proxy in front of the devnet counts every call to the executor
 // (each call of an eth_simulateV1 request, each eth_call and eth_estimateGas).
 // The transactions are then sent exactly as returned, and must succeed and pay.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
@@ -39,7 +40,7 @@ const swapCounted = async (body: Record<string, unknown>) => {
 }
 
 describe("node executions per /swap", () => {
-  test("a shape seen before costs two executions; the first of a shape searches its limit", async () => {
+  test("a shape seen before costs one execution, two at most for 90%; the first of a shape searches its limit", async () => {
     const sender = testAccounts[2]!.address
     const requests: Record<string, unknown>[] = [
       { tokenIn: s.token("EURC"), tokenOut: s.token("cirBTC"), sender },
@@ -61,18 +62,21 @@ describe("node executions per /swap", () => {
     }
     // the first of a shape: one check and the grid (at least three executions)
     for (const n of first) expect(n).toBeGreaterThan(2)
-    // at least 90% of the rest in two executions
+    // at least 90% of the rest in two executions, and most in one (amounts 20x apart: the gas of a
+    // shape moves with the amount, so a prediction is sometimes off)
     const twoOrFewer = later.filter((n) => n <= 2).length
-    expect(twoOrFewer / later.length, `executions per /swap: ${later.join(", ")}`).toBeGreaterThanOrEqual(0.9)
+    expect(twoOrFewer / later.length, `executions per /swap: ${first.join(", ")} / ${later.join(", ")}`).toBeGreaterThanOrEqual(0.9)
+    const once = later.filter((n) => n === 1).length
+    expect(once / later.length, `executions per /swap: ${first.join(", ")} / ${later.join(", ")}`).toBeGreaterThanOrEqual(0.6)
   })
 
-  test("a /swap checked at its shape's limit, sent as returned, succeeds and pays what it said", async () => {
+  test("a /swap run once at its shape's predicted limit, sent as returned, succeeds and pays what it said", async () => {
     const sender = testAccounts[3]!.address
     const tokenIn = s.token("EURC")
     const tokenOut = s.token("cirBTC")
     await swapCounted({ tokenIn, tokenOut, sender, amountIn: "200000000" })
     const { swap, executions: n } = await swapCounted({ tokenIn, tokenOut, sender, amountIn: "210000000" })
-    expect(n).toBeLessThanOrEqual(2)
+    expect(n).toBe(1)
     const before = await s.balanceOf(tokenOut, sender)
     const receipt = await s.send(swap, sender as Address)
     expect(receipt.status).toBe("success")
