@@ -301,10 +301,10 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         let gas = (params.gasExpected * known.scale * (known.ratio + SHAPE_MARGIN_BPS) + 99_999_999n) / 100_000_000n
         let call = yield* runAt(gas)
         // a call that ran out of gas, itself or in a call it made (which then reverts with its own
-        // reason), used nearly all its limit (all but the 1/64 each call keeps back): once more
-        // at the most the ceiling allows, in case the least lies just above this limit
+        // reason), used nearly all its limit (all but the 1/64 each call keeps back): once more,
+        // a shape's margin higher, in case the least lies just above this limit
         if (call !== undefined && !call.success && call.gasUsed * OUT_OF_GAS_DENOMINATOR >= gas * OUT_OF_GAS_NUMERATOR) {
-          gas = (gas * (known.ratio + PREDICTED_CEILING_BPS)) / known.ratio
+          gas = (gas * (known.ratio + SHAPE_MARGIN_BPS) + known.ratio - 1n) / known.ratio
           call = yield* runAt(gas)
         }
         if (call === undefined || !call.success) return undefined

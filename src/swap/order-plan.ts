@@ -5,15 +5,16 @@
 // and the relayer plans each order with it when it sends (the OrderPlanner).
 import { Data, Effect } from "effect"
 import type { Address, Hex } from "viem"
-import { encodeExecuteOrder, Rpc, Simulator } from "../chain/index.ts"
+import { encodeExecuteOrder, Rpc, Simulator, USDC_ERC20 } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import { Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
-import type { QuoteRequest, SwapOrder, World } from "../domain/index.ts"
+import { isNativePlaceholder, type QuoteRequest, type SwapOrder, type World } from "../domain/index.ts"
 import { Internal, Unavailable, type QuoteError } from "./errors.ts"
 import type { GaslessSettings } from "./gasless-quote.ts"
 import type { QuoteServices } from "./quote.ts"
 import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
+import { gasShape } from "./gas-shape.ts"
 import { atHead, gasLimit, revertReason } from "./swap.ts"
 
 /** The order's deadline has passed at the head. */
@@ -99,7 +100,22 @@ export const planOrder = (
     // the relayer's transaction on the head's state, as the block after it, with the sender's real
     // balance and allowance (nothing filled in: the signatures and the permit must do their work)
     const outcome = yield* (yield* Simulator)
-      .simulateExecute({ sender: relayer, executor, data, value: 0n, block: { number: world.blockNumber, timestamp: world.blockTimestamp }, findGasLimit: true })
+      .simulateExecute({
+        sender: relayer,
+        executor,
+        data,
+        value: 0n,
+        block: { number: world.blockNumber, timestamp: world.blockTimestamp },
+        findGasLimit: true,
+        gasShape: gasShape({
+          entry: order.exactOutput ? "orderExactOutput" : "order",
+          input: order.tokenIn.toLowerCase() === USDC_ERC20.toLowerCase() ? "usdc" : "erc20",
+          nativeOut: isNativePlaceholder(order.tokenOut),
+          permit: signed.permitSignature !== null,
+          route: route.route,
+        }),
+        ...(quote.gasEstimate !== null ? { gasExpected: quote.gasEstimate } : {}),
+      })
       .pipe(Effect.catchTag("RpcError", (e) => Effect.fail(new Unavailable({ detail: `the order could not be simulated: ${e.method} ${e.reason}: ${e.message}`, retryAfterSeconds: 1 }))))
     if (!outcome.ok) {
       const reason = revertReason(outcome.revertData)

@@ -6,6 +6,7 @@ import { Effect, Fiber, Metric, Option } from "effect"
 import { decodeErrorResult, decodeFunctionResult, type Hex } from "viem"
 import { Internal, InvalidRequest, SimulationFailed, Unavailable, type QuoteError, type SwapError } from "./errors.ts"
 import { canonicalSignature, checkPermitSignature, permitToSign } from "./permit.ts"
+import { gasShape } from "./gas-shape.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue, routeExecutorAbi } from "../chain/index.ts"
@@ -277,15 +278,13 @@ export const swapProgram = (
           !outcome.ok ? refusal(outcome)
           : outcome.gasLimit === undefined ? { kind: "refused", reason: undefined, detail: "no gas limit found" }
           : respond(gasLimit(outcome.gasLimit))
-        // what makes one transaction's least gas limit like another's over the gas it uses
-        const shape = [
-          request.tradeType,
-          inputKind,
-          isNativePlaceholder(request.tokenOut) ? "native" : "erc20",
-          permitCall === undefined ? "" : "permit",
-          // splits in any order: they run one after the other, so the order barely moves the ratio
-          route.route.map((split) => split.hops.map((hop) => hop.kind).join(">")).sort().join("|"),
-        ].join(":")
+        const shape = gasShape({
+          entry: request.tradeType,
+          input: inputKind,
+          nativeOut: isNativePlaceholder(request.tokenOut),
+          permit: permitCall !== undefined,
+          route: route.route,
+        })
         const gas = { shape, expected: quote.gasEstimate }
         if (!isExternalRoute(route)) {
           const outcome = yield* simulate(data, takes, gas)

@@ -64,10 +64,10 @@ describe("the least gas limit of a shape seen before", () => {
             })
           const first = yield* run(expected)
           const right = yield* run(expected)
-          const low = yield* run(expected / 2n)
-          const high = yield* run(expected * 2n)
           // a sender with nothing to pay: refused at any limit
           const refused = yield* run(expected, { sender: privateKeyToAddress(generatePrivateKey()), pulls: undefined })
+          const low = yield* run(expected / 2n)
+          const high = yield* run(expected * 2n)
           const plain = yield* simulator.simulateExecute({
             sender: privateKeyToAddress(generatePrivateKey()), executor: swap.tx.to, data: swap.tx.data as Hex, value: 0n,
             block: { number: head.number, timestamp: head.timestamp },
