@@ -3,7 +3,7 @@
 // value the token reports. Lets /swap simulate from a sender before the
 // sender holds or has approved anything.
 import { Effect } from "effect"
-import { encodeAbiParameters, encodeFunctionData, hexToBigInt, keccak256, numberToHex, parseAbi, type Address, type Hex } from "viem"
+import { encodeFunctionData, hexToBigInt, keccak256, numberToHex, parseAbi, type Address, type Hex } from "viem"
 import type { RpcService } from "./rpc.ts"
 
 export type MappingLayout = "solidity" | "vyper"
@@ -26,12 +26,13 @@ const ERC20 = parseAbi([
 
 const word = (value: bigint): Hex => numberToHex(value, { size: 32 })
 
-const keyOf = (layout: MappingLayout, key: Address, slot: bigint | Hex): Hex => {
-  const slotType = typeof slot === "bigint" ? "uint256" : "bytes32"
-  return layout === "solidity"
-    ? keccak256(encodeAbiParameters([{ type: "address" }, { type: slotType }], [key, slot as never]))
-    : keccak256(encodeAbiParameters([{ type: slotType }, { type: "address" }], [slot as never, key]))
-}
+/** A 32-byte ABI word's 64 hex digits: an address left-padded, a uint256, or a bytes32 as it is. */
+const addressWord = (a: Address): string => a.slice(2).toLowerCase().padStart(64, "0")
+const slotWord = (slot: bigint | Hex): string => (typeof slot === "bigint" ? slot.toString(16).padStart(64, "0") : slot.slice(2).toLowerCase())
+
+/** keccak256 of the key's and the slot's words, in the layout's order (Solidity: key first; Vyper: slot first). */
+const keyOf = (layout: MappingLayout, key: Address, slot: bigint | Hex): Hex =>
+  keccak256(layout === "solidity" ? `0x${addressWord(key)}${slotWord(slot)}` : `0x${slotWord(slot)}${addressWord(key)}`)
 
 /** The storage key of balances[holder] under a mapping slot. */
 export const balanceKey = (m: MappingSlot, holder: Address): Hex => keyOf(m.layout, holder, m.slot)
