@@ -10,7 +10,6 @@
 // `requestId`, on the request's own fiber), and every answer is timed into
 // http_request_duration_seconds.
 import { Effect, FiberRef, HashMap } from "effect"
-import { randomUUID } from "node:crypto"
 import type { AppConfigShape } from "../config/index.ts"
 import { endpointOf, makeAdmission, pathOf } from "./admission.ts"
 import { makeExchange } from "./exchange.ts"
@@ -24,7 +23,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 /** The request's id: the client's X-Request-Id when it is a safe token, else a fresh UUID. */
 const requestIdOf = (headers: Headers): string => {
   const given = headers.get("x-request-id")
-  return given !== null && given.length <= 64 && SAFE_REQUEST_ID.test(given) ? given : randomUUID()
+  return given !== null && given.length <= 64 && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID()
 }
 
 /** The settings the edge reads (a subset of AppConfig). */
