@@ -31,10 +31,11 @@ export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs"
 
 export interface Edge {
   /**
-   * Answers one request; never fails. `ip` is the client's address (per-IP bad-key limit).
-   * Run it on a fiber of its own: it annotates that fiber's log lines with the request id.
+   * Answers one request; never fails. `ip` gives the client's address (per-IP bad-key limit),
+   * asked only for a request refused for its key. Run it on a fiber of its own: it annotates that
+   * fiber's log lines with the request id.
    */
-  readonly handle: (request: Request, ip: string) => Effect.Effect<Response>
+  readonly handle: (request: Request, ip: () => string) => Effect.Effect<Response>
   /** Switches every endpoint to 404 API_DISABLED (true) or back (false). */
   readonly setDisabled: (disabled: boolean) => void
   readonly isDisabled: () => boolean
@@ -47,7 +48,7 @@ export const makeEdge = (settings: EdgeSettings) =>
     const exchange = yield* makeExchange(settings)
 
     // a plain chain rather than Effect.gen: this is the per-request hot path
-    const handle = (request: Request, ip: string): Effect.Effect<Response> =>
+    const handle = (request: Request, ip: () => string): Effect.Effect<Response> =>
       Effect.withFiberRuntime((fiber) => {
         const started = performance.now()
         const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }
