@@ -83,8 +83,8 @@ export const makeAdmission = (settings: AdmissionSettings) =>
     const limitsDown = (e: LimitStoreUnavailable) => new Unavailable({ detail: e.message, retryAfterSeconds: 1 })
 
     // a request without a valid key: 401, or 429 once this IP has sent too many
-    const refuse = (ip: string, message: string) =>
-      Effect.flatMap(Effect.mapError(badKeys.take(ip, settings.badKeyLimitPerMinute), limitsDown), (d) =>
+    const refuse = (ip: () => string, message: string) =>
+      Effect.flatMap(Effect.mapError(badKeys.take(ip(), settings.badKeyLimitPerMinute), limitsDown), (d) =>
         Effect.fail(
           d.allowed
             ? new Unauthorized({ message })
@@ -92,7 +92,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
         ))
 
     // what the access services' failures answer; the exchange's own errors pass through
-    const explain = (ip: string, e: ApiError | KeyRejected | KeyStoreError | LimitStoreUnavailable | InFlightFull): Effect.Effect<never, ApiError> => {
+    const explain = (ip: () => string, e: ApiError | KeyRejected | KeyStoreError | LimitStoreUnavailable | InFlightFull): Effect.Effect<never, ApiError> => {
       switch (e._tag) {
         case "KeyRejected":
           return refuse(ip, e.reason === "revoked" ? "API key revoked" : "invalid API key")
@@ -113,7 +113,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
      */
     const admitKey = (
       request: Request,
-      ip: string,
+      ip: () => string,
       endpoint: Exclude<EndpointLabel, "other">,
       x: Exchange,
       exchange: (endpoint: Exclude<EndpointLabel, "other">, request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
@@ -140,7 +140,7 @@ export const makeAdmission = (settings: AdmissionSettings) =>
      */
     const admit = (
       request: Request,
-      ip: string,
+      ip: () => string,
       path: string,
       endpoint: EndpointLabel,
       x: Exchange,

@@ -10,7 +10,6 @@
 // `requestId`, on the request's own fiber), and every answer is timed into
 // http_request_duration_seconds.
 import { Effect, FiberRef, HashMap } from "effect"
-import { randomUUID } from "node:crypto"
 import type { AppConfigShape } from "../config/index.ts"
 import { endpointOf, makeAdmission, pathOf } from "./admission.ts"
 import { makeExchange } from "./exchange.ts"
@@ -24,7 +23,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 /** The request's id: the client's X-Request-Id when it is a safe token, else a fresh UUID. */
 const requestIdOf = (headers: Headers): string => {
   const given = headers.get("x-request-id")
-  return given !== null && given.length <= 64 && SAFE_REQUEST_ID.test(given) ? given : randomUUID()
+  return given !== null && given.length <= 64 && SAFE_REQUEST_ID.test(given) ? given : crypto.randomUUID()
 }
 
 /** The settings the edge reads (a subset of AppConfig). */
@@ -32,10 +31,11 @@ export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs"
 
 export interface Edge {
   /**
-   * Answers one request; never fails. `ip` is the client's address (per-IP bad-key limit).
-   * Run it on a fiber of its own: it annotates that fiber's log lines with the request id.
+   * Answers one request; never fails. `ip` gives the client's address (per-IP bad-key limit),
+   * asked only for a request refused for its key. Run it on a fiber of its own: it annotates that
+   * fiber's log lines with the request id.
    */
-  readonly handle: (request: Request, ip: string) => Effect.Effect<Response>
+  readonly handle: (request: Request, ip: () => string) => Effect.Effect<Response>
   /** Switches every endpoint to 404 API_DISABLED (true) or back (false). */
   readonly setDisabled: (disabled: boolean) => void
   readonly isDisabled: () => boolean
@@ -48,7 +48,7 @@ export const makeEdge = (settings: EdgeSettings) =>
     const exchange = yield* makeExchange(settings)
 
     // a plain chain rather than Effect.gen: this is the per-request hot path
-    const handle = (request: Request, ip: string): Effect.Effect<Response> =>
+    const handle = (request: Request, ip: () => string): Effect.Effect<Response> =>
       Effect.withFiberRuntime((fiber) => {
         const started = performance.now()
         const x: Exchange = { requestId: requestIdOf(request.headers), rate: undefined, code: "OK" }

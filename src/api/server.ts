@@ -78,7 +78,8 @@ export const serveEdge = (edge: Edge, options: ServeOptions): Effect.Effect<ApiS
             // the edge refuses bodies over 16 KB with the spec's envelope, before reading them;
             // Bun's own limit (a bare 413) must not answer first
             maxRequestBodySize: Number.MAX_SAFE_INTEGER,
-            fetch: (request, srv) => run(request, edge.handle(request, clientOf(request, srv.requestIP(request)?.address ?? "unknown"))),
+            // the peer's address is read only for a request refused for its key (a call into the socket each time)
+            fetch: (request, srv) => run(request, edge.handle(request, () => clientOf(request, srv.requestIP(request)?.address ?? "unknown"))),
             error: () => {
               const requestId = crypto.randomUUID()
               const rendered = renderError(new Internal({}))

@@ -207,15 +207,23 @@ export const price = (
     grossOf = () => gross
   }
 
-  const impactOf = (route: SourceRoute): number | null =>
-    priceImpactBps({
-      amountIn: amountInOf(route),
-      decimalsIn: tokenIn.decimals,
-      priceIn: priceOf(tokenIn.erc20Address),
-      grossAmountOut: grossOf(route),
-      decimalsOut: tokenOut.decimals,
-      priceOut: priceOf(tokenOut.erc20Address),
-    })
+  // each route's impact once: the limit reads it, and so does the answer
+  const impacts = new Map<SourceRoute, number | null>()
+  const impactOf = (route: SourceRoute): number | null => {
+    let impact = impacts.get(route)
+    if (impact === undefined) {
+      impact = priceImpactBps({
+        amountIn: amountInOf(route),
+        decimalsIn: tokenIn.decimals,
+        priceIn: priceOf(tokenIn.erc20Address),
+        grossAmountOut: grossOf(route),
+        decimalsOut: tokenOut.decimals,
+        priceOut: priceOf(tokenOut.erc20Address),
+      })
+      impacts.set(route, impact)
+    }
+    return impact
+  }
   const within = (limit: number) => (route: SourceRoute): boolean => {
     const impact = impactOf(route)
     return impact === null || impact <= limit

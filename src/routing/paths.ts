@@ -199,7 +199,17 @@ export const candidateOf = (edges: readonly Edge[], total: number, gasRate: numb
     }
     return g
   }
-  const gas = GAS.base + GAS.perSplit + hopsGas(total) + (usesV4 ? GAS.v4Session : 0)
+  // the whole input's hops' gas and the path's marginal rate in one pass along the hops (hopsGas(total)
+  // and pathMarginal(curves, total), the same arithmetic in the same order)
+  let hops = 0
+  let marginal = 1
+  for (let i = 0, x = total; i < curves.length; i++) {
+    const c = curves[i]!
+    hops += hopGas(edges[i]!.pool.kind, c.crossings(x))
+    if (marginal !== 0) marginal *= c.marginal(x)
+    x = c.out(x)
+  }
+  const gas = GAS.base + GAS.perSplit + hops + (usesV4 ? GAS.v4Session : 0)
   const out = estimate ?? pathOut(curves, total)
   return {
     edges,
@@ -208,7 +218,7 @@ export const candidateOf = (edges: readonly Edge[], total: number, gasRate: numb
     gas,
     net: out - gasRate * gas,
     spot: pathMarginal(curves, 0),
-    saturated: pathMarginal(curves, total) === 0,
+    saturated: marginal === 0,
     usesV4,
     hopsGas,
   }

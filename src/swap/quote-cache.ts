@@ -25,6 +25,16 @@ const keyOf = (r: QuoteRequest): string =>
 export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
   let block = -1n
   let entries = new Map<string, CachedPricing>()
+  // a miss is followed by the same request's entry: its key is written once (requests are immutable)
+  let lastRequest: QuoteRequest | undefined
+  let lastKey = ""
+  const keyFor = (request: QuoteRequest): string => {
+    if (request !== lastRequest) {
+      lastKey = keyOf(request)
+      lastRequest = request
+    }
+    return lastKey
+  }
   const at = (blockNumber: bigint) => {
     // a new block makes every earlier pricing stale
     if (blockNumber !== block) {
@@ -34,12 +44,12 @@ export const makeQuoteCache = (maxEntries = 20_000): QuoteCache => {
     return entries
   }
   return {
-    get: (blockNumber, request) => (blockNumber === block ? entries.get(keyOf(request)) : undefined),
+    get: (blockNumber, request) => (blockNumber === block ? entries.get(keyFor(request)) : undefined),
     set: (blockNumber, request, entry) => {
       if (blockNumber < block) return
       const map = at(blockNumber)
       if (map.size >= maxEntries) map.clear()
-      map.set(keyOf(request), entry)
+      map.set(keyFor(request), entry)
     },
   }
 }

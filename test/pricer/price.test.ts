@@ -142,6 +142,31 @@ describe("MAX_PRICE_IMPACT_BPS", () => {
     expect(impactOf(1_000n * E6)).toBe(5008)
   })
 
+  test("each route is held to the limit, and answered, with its own impact", () => {
+    const amountIn = 400n * E6
+    const ownOut = v2Out(amountIn, 1_000n * E6, 1_000n * E6)
+    // aggregators' answers for the same input: one a little worse than the pair (still under the limit), one far worse
+    const external = (amountOut: bigint, source: string): SourceRoute => ({
+      source,
+      amountOut,
+      gasEstimate: 0n,
+      netAmountOut: amountOut,
+      route: [],
+      display: [{ shareBps: 10_000, hops: [{ dex: source, pool: null, tokenIn: USDC, tokenOut: A }] }],
+    })
+    const near = external(280n * E6, "near")
+    const far = external(100n * E6, "far")
+    const impact = (out: bigint) => Number(((amountIn - out) * 20_000n + amountIn) / (2n * amountIn))
+    const p = priced(price(world, pricing(A), request(A, amountIn), [far, near], { maxPriceImpactBps: 3000 }))
+    expect(p.candidates.map((c) => c.source)).toEqual(["router", "near"])
+    expect(p.candidates.map((c) => p.respond(c).priceImpactBps)).toEqual([impact(ownOut), impact(280n * E6)])
+    expect(impact(ownOut)).toBe(2872)
+    expect(impact(280n * E6)).toBe(3000)
+    // under a limit only the pair meets, the far route's impact is not what refuses anything
+    const tight = priced(price(world, pricing(A), request(A, amountIn), [far, near], { maxPriceImpactBps: 2999 }))
+    expect(tight.candidates.map((c) => c.source)).toEqual(["router"])
+  })
+
   test("a token without a reference price is priced whatever the route's output", () => {
     const answer = priced(price(world, pricing(B), request(B, 5_000n * E6), [], { maxPriceImpactBps: 0 }))
     expect(answer.respond(answer.candidates[0]!).priceImpactBps).toBeNull()

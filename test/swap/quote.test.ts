@@ -115,3 +115,23 @@ describe("one request's pricing within a block", () => {
     expect(s.pricings()).toBe(3)
   })
 })
+
+describe("the quote cache's keys", () => {
+  test("requests looked up and kept in any order each find their own entry, and only it", () => {
+    const cache = makeQuoteCache()
+    const entry = (tag: string) => ({ priced: tag as never, response: undefined })
+    const [a, b, c] = [request(1_000n * E6), request(2_000n * E6), { ...request(1_000n * E6), slippageBps: 100 }]
+    const [ea, eb] = [entry("a"), entry("b")]
+    // looked up both, then kept in the other order
+    expect(cache.get(100n, a)).toBeUndefined()
+    expect(cache.get(100n, b)).toBeUndefined()
+    cache.set(100n, a, ea)
+    cache.set(100n, b, eb)
+    expect(cache.get(100n, b)).toBe(eb)
+    expect(cache.get(100n, a)).toBe(ea)
+    // an equal request (another object) finds the same entry; one field apart, none
+    expect(cache.get(100n, request(2_000n * E6))).toBe(eb)
+    expect(cache.get(100n, c)).toBeUndefined()
+    expect(cache.get(101n, a)).toBeUndefined()
+  })
+})
