@@ -89,10 +89,17 @@ const spanRecorder = () => {
   const block = (head: bigint) => {
     const own = ended.find((s) => s.name === "MarketState.block" && s.head === head.toString())
     if (own === undefined) return undefined
-    const waits = ended
+    const requests = ended
       .filter((s) => NODE_SPANS.has(s.name) && s.ancestors.includes(own.span))
-      .map((s) => [s.startNs, s.endNs] as const)
-      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .sort((a, b) => (a.startNs < b.startNs ? -1 : a.startNs > b.startNs ? 1 : 0))
+    const waits = requests.map((s) => [s.startNs, s.endNs] as const)
+    // each request's round: 1 when sent before any answer came, else one past the latest round answered before it was sent
+    const round: number[] = []
+    for (const [i, r] of requests.entries()) {
+      round.push(1 + Math.max(0, ...requests.slice(0, i).flatMap((p, k) => (p.endNs <= r.startNs ? [round[k]!] : []))))
+    }
+    const byRound = new Map<number, string[]>()
+    for (const [i, r] of requests.entries()) byRound.set(round[i]!, [...(byRound.get(round[i]!) ?? []), `${r.name.replace("Rpc.", "")} ${(Number(r.endNs - r.startNs) / 1e6).toFixed(1)} ms`])
     let waited = 0n
     let [from, to] = [0n, 0n]
     for (const [a, b] of waits) {
@@ -102,7 +109,8 @@ const spanRecorder = () => {
       } else if (b > to) to = b
     }
     waited += to - from
-    return { ms: Number(own.endNs - own.startNs) / 1e6, nodeMs: Number(waited) / 1e6, requests: waits.length }
+    const rounds = [...byRound].sort((a, b) => a[0] - b[0]).map(([, names]) => names.join(" ‖ "))
+    return { ms: Number(own.endNs - own.startNs) / 1e6, nodeMs: Number(waited) / 1e6, requests: waits.length, rounds }
   }
   return { tracer, block, record: () => void (recording = true) }
 }
@@ -209,6 +217,7 @@ const measureScale = async (): Promise<Measurement[]> => {
       const own: number[] = []
       const node: number[] = []
       let requests = 0
+      let rounds: readonly string[] = []
       for (let i = 0; i < 5; i++) {
         proxy.resetCounts()
         const block = await history.touchPools(200)
@@ -220,6 +229,7 @@ const measureScale = async (): Promise<Measurement[]> => {
         if (step !== undefined) {
           own.push(step.ms)
           node.push(step.nodeMs)
+          rounds = step.rounds
         }
       }
       rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of 5`, value: median(touched), unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
@@ -232,6 +242,12 @@ const measureScale = async (): Promise<Measurement[]> => {
           target: "< 20",
           met: median(own) < 20,
           note: `of which the node's answers (eth_getLogs, Multicall3 eth_call, priority fee) ${nodeMs.toFixed(1)} ms; the rest in the service: ${own.map((ms, i) => (ms - node[i]!).toFixed(1)).join(", ")} ms`,
+        })
+        rows.push({
+          name: "the node's requests of that step, in rounds (each waiting on the one before)",
+          value: rounds.length,
+          unit: "rounds",
+          note: `the last step's: ${rounds.map((r, i) => `${i + 1}) ${r}`).join("; ")}`,
         })
       }
     } finally {

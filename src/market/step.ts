@@ -20,7 +20,9 @@
 //     eth_getLogs over the stable pools and the stable factories: any log of a
 //     pool touches it; any log of a factory has its pool_count() and the new
 //     pool_list(i) read again. Stable pools, listed or found through a factory,
-//     are discovered by reading their coins and the coins' decimals once.
+//     are discovered by reading their coins and the coins' decimals once. The
+//     node's priority fee is asked beside the logs (it needs nothing they say),
+//     so a block step waits on two rounds of requests, the logs then the reads.
 //  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
@@ -230,7 +232,11 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
 
   const advance = (starting: boolean, world: ActorState, head: bigint) =>
     Effect.gen(function* () {
-      const logs = world.block >= head ? [] : yield* (starting ? startLogs(world, head) : blockLogs(world, head))
+      // the first round: the logs, and the priority fee beside them (it waits on nothing the logs say)
+      const [logs, priorityFee] = yield* Effect.all(
+        [world.block >= head ? Effect.succeed<readonly RpcLog[]>([]) : starting ? startLogs(world, head) : blockLogs(world, head), rpc.maxPriorityFeePerGas()],
+        { concurrency: 2 },
+      )
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
       const metas = PersistentMap.from(world.metas).edit()
@@ -341,10 +347,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         const inWindow = [...named].filter((t) => t >= state.tickLower && t <= state.tickUpper)
         tickReads.set(meta.key, inWindow.map((tick) => ({ tick, at: push(tickRead(meta as ConcentratedMeta, tick)) })))
       }
-      const [results, priorityFee] = yield* Effect.all(
-        [multicallAt(reads, head), rpc.maxPriorityFeePerGas()],
-        { concurrency: 2 },
-      )
+      const results = yield* multicallAt(reads, head)
       const value = <A>(i: number): A | undefined => {
         const r = results[i] as ReadResult<A>
         return r.success ? r.value : undefined

@@ -3,12 +3,13 @@
 // a few of them is stepped with the market's maps counting what the step reads
 // of them (a whole walk counts every entry); the step reads a few entries per
 // pool touched, far fewer than the market holds. And the World before the step,
-// which a reader may still hold, is the same after it.
+// which a reader may still hold, is the same after it; the step waits on two
+// rounds of node requests (the logs and the priority fee, then one batched read).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Layer, ManagedRuntime } from "effect"
 import type { Address } from "viem"
 import type { PoolState } from "../../src/amm/index.ts"
-import { Rpc } from "../../src/chain/index.ts"
+import { Rpc, type RpcService } from "../../src/chain/index.ts"
 import { DEFAULT_TICK_WINDOW } from "../../src/market/index.ts"
 import { PersistentMap } from "../../src/market/persistent-map.ts"
 import { emptyState, stepper, type ActorState } from "../../src/market/step.ts"
@@ -32,8 +33,42 @@ afterAll(async () => {
   await fixture?.stop()
 })
 
+/** A node request a phase made: when it was sent and when its answer came (ms). */
+interface Asked {
+  readonly method: string
+  readonly sent: number
+  readonly answered: number
+}
+const asked: Asked[] = []
+
+/** `rpc` with the requests a phase makes of it recorded in `asked`. */
+const timed = (rpc: RpcService): RpcService => {
+  const record = <A, E>(method: string, effect: Effect.Effect<A, E>) =>
+    Effect.suspend(() => {
+      const sent = performance.now()
+      return Effect.tap(effect, () => Effect.sync(() => asked.push({ method, sent, answered: performance.now() })))
+    })
+  return {
+    ...rpc,
+    getLogs: (filter) => record("eth_getLogs", rpc.getLogs(filter)),
+    call: (params) => record("eth_call", rpc.call(params)),
+    multicall: ((reads, options) => record("eth_call", rpc.multicall(reads, options))) as RpcService["multicall"],
+    maxPriorityFeePerGas: () => record("eth_maxPriorityFeePerGas", rpc.maxPriorityFeePerGas()),
+  }
+}
+
+/** Each request's round: 1 when sent before any answer came, else one past the latest round answered before it was sent. */
+const rounds = (requests: readonly Asked[]): { method: string; round: number }[] => {
+  const sorted = [...requests].sort((a, b) => a.sent - b.sent)
+  const round: number[] = []
+  for (const [i, r] of sorted.entries()) {
+    round.push(1 + Math.max(0, ...sorted.slice(0, i).flatMap((p, k) => (p.answered <= r.sent ? [round[k]!] : []))))
+  }
+  return sorted.map((r, i) => ({ method: r.method, round: round[i]! }))
+}
+
 const phases = Effect.gen(function* () {
-  const rpc = yield* Rpc
+  const rpc = timed(yield* Rpc)
   const tokens = yield* Tokens
   const config = marketConfig(fixture.devnet.manifest, { executor: fixture.devnet.manifest.executor as Address, fromBlock: fixture.fromBlock })
   return { rpc, steps: stepper(config, rpc, tokens, DEFAULT_TICK_WINDOW) }
@@ -110,6 +145,7 @@ describe("a block step over a market", () => {
       snapshot: { ...started.snapshot, pools: counted(started.snapshot.pools), poolsByToken: counted(started.snapshot.poolsByToken) },
     }
     reads.count = 0
+    asked.length = 0
     next = await runtime.runPromise(steps.step(stepped, block))
   }, 300_000)
 
@@ -128,6 +164,14 @@ describe("a block step over a market", () => {
     // a pool read again is looked up in each map a handful of times
     expect(reads.count).toBeLessThanOrEqual(16 * changed)
     expect(reads.count).toBeLessThan(started.snapshot.pools.size)
+  })
+
+  test("the step waited on two rounds of node requests: the logs with the priority fee, then one batched read", () => {
+    const seen = rounds(asked)
+    console.log(seen.map(({ method, round }) => `${round}: ${method}`).join(", "))
+    expect(seen.filter((r) => r.round === 1).map((r) => r.method).sort()).toEqual(["eth_getLogs", "eth_getLogs", "eth_maxPriorityFeePerGas"])
+    expect(seen.filter((r) => r.round === 2).map((r) => r.method)).toEqual(["eth_call"])
+    expect(Math.max(...seen.map((r) => r.round))).toBe(2)
   })
 
   test("the World before the step, and the state behind it, are as they were", () => {
