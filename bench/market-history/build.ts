@@ -232,7 +232,7 @@ const build = async (
   for (const p of pools) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1
   const headBlock = await currentHead()
 
-  const touchPools = poolToucher({ rpc, rng, pools, multicall, swapCall, readProtocolFee })
+  const { touchPools, sendTouch } = poolToucher({ rpc, rng, pools, multicall, swapCall, readProtocolFee })
 
   return {
     devnet: { ...devnet, manifest },
@@ -243,6 +243,7 @@ const build = async (
     headBlock,
     creationBlocks: { first: creationBlocks[0]!, last: creationBlocks[creationBlocks.length - 1]! },
     touchPools,
+    sendTouch,
     stop: devnet.stop,
   }
 }

@@ -59,6 +59,8 @@ export interface HistoryDevnet {
   readonly timings: Record<string, number>
   /** one transaction (mined in one block) that swaps on `count` distinct existing pools (of mixed kinds); returns the block number */
   readonly touchPools: (count: number) => Promise<bigint>
+  /** the same transaction: its block as soon as it is mined, and the check that it succeeded to run later (its receipt, ~1 MB at 200 pools) */
+  readonly sendTouch: (count: number) => Promise<{ readonly block: bigint; readonly confirmed: () => Promise<void> }>
   readonly stop: () => Promise<void>
 }
 

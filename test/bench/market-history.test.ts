@@ -247,6 +247,17 @@ describe("touchPools", () => {
     expect(again).toBe(blockNumber + 1n)
   })
 
+  test("sendTouch: the block as soon as the transaction is mined, and the receipt's check afterwards", async () => {
+    const { block: blockNumber, confirmed } = await fixture.sendTouch(8)
+    expect(blockNumber).toBe(BigInt(await client.getBlockNumber()))
+    const b = (await block(blockNumber))!
+    expect(b.transactions.length).toBe(1)
+    await confirmed()
+    const receipt = await client.getTransactionReceipt({ hash: b.transactions[0] as Hex })
+    expect(receipt.status).toBe("success")
+    expect(receipt.blockNumber).toBe(blockNumber)
+  })
+
   test("refuses more pools than there are", async () => {
     await expect(fixture.touchPools(POOLS + 1)).rejects.toThrow(/touchPools/)
     await expect(fixture.touchPools(0)).rejects.toThrow(/touchPools/)
