@@ -127,9 +127,10 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
       return new Response("node proxy: endpoint down", { status: 503 })
     }
     if (request.method !== "POST") return new Response("node proxy: POST JSON-RPC only", { status: 405 })
+    const sent = await request.text()
     let body: unknown
     try {
-      body = await request.json()
+      body = JSON.parse(sent)
     } catch {
       return json(rpcError(null, "parse error", -32700))
     }
@@ -169,6 +170,12 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
     )
 
     const forwarded = calls.filter((_, i) => refused[i] === undefined)
+    // without logs to count or cap, nothing in the answer is the proxy's business: the request goes
+    // as it came and the node's answer comes back as it is (a block's batched read is ~200 KB)
+    if (!calls.some(isLogs)) {
+      const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: sent })
+      return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { "content-type": answer.headers.get("content-type") ?? "application/json" } })
+    }
     // the node's answers by id (a batch's may come in any order)
     const byId = new Map<string, RpcAnswer>()
     if (forwarded.length > 0) {

@@ -208,6 +208,14 @@ describe("node proxy", () => {
     expect(proxy.counts()).toMatchObject({ rangeRefused: 1, byMethod: { eth_chainId: 1, eth_getLogs: 2, eth_blockNumber: 1 } })
   })
 
+  test("a request without eth_getLogs comes back as the node answered it, byte for byte, and is counted", async () => {
+    const body = JSON.stringify([call("eth_chainId"), call("eth_getBlockByNumber", ["0x0", true]), call("eth_blockNumber")])
+    const ask = (url: string) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text())
+    const [direct, relayed] = [await ask(chain.node.rpcUrl), await ask(proxy.url)]
+    expect(relayed).toBe(direct)
+    expect(proxy.counts().byMethod).toEqual({ eth_chainId: 1, eth_getBlockByNumber: 1, eth_blockNumber: 1 })
+  })
+
   test("listens on the port asked for, and stop closes it", async () => {
     const port = freePort()
     const own = await startNodeProxy(chain.node.rpcUrl, {}, { port })
