@@ -216,6 +216,16 @@ describe("node proxy", () => {
     expect(proxy.counts().byMethod).toEqual({ eth_chainId: 1, eth_getBlockByNumber: 1, eth_blockNumber: 1 })
   })
 
+  test("eth_getLogs within the limits comes back as the node answered it, byte for byte; its logs are counted", async () => {
+    proxy.setLimits({ maxLogBlocks: 10_000, maxLogResults: 10_000 })
+    const body = JSON.stringify([call("eth_blockNumber"), call("eth_getLogs", [{ fromBlock: "0x0", toBlock: "latest" }])])
+    const ask = (url: string) => fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text())
+    const [direct, relayed] = [await ask(chain.node.rpcUrl), await ask(proxy.url)]
+    expect(relayed).toBe(direct)
+    const logs = (JSON.parse(direct) as RpcAnswer[]).find((a) => Array.isArray(a.result))!.result as unknown[]
+    expect(proxy.counts().logsServed).toBe(logs.length)
+  })
+
   test("listens on the port asked for, and stop closes it", async () => {
     const port = freePort()
     const own = await startNodeProxy(chain.node.rpcUrl, {}, { port })
