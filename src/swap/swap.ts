@@ -70,10 +70,12 @@ export const atHead = <A, E, R>(program: (world: World) => Effect.Effect<A, E, R
     const rpc = yield* Rpc
     const market = yield* MarketState
     const head = yield* Effect.fork(Effect.option(rpc.blockNumber()))
-    const world = yield* latestWorld(market)
-    const first = yield* Effect.either(program(world))
+    // a market too stale to answer may catch up with the head: it is waited for as below
+    const world = yield* Effect.option(latestWorld(market))
+    const first = Option.isSome(world) ? yield* Effect.either(program(world.value)) : undefined
     const reached = yield* Fiber.join(head)
-    if (Option.isNone(reached) || reached.value <= world.blockNumber) return yield* first
+    if (first !== undefined && Option.isSome(world) && (Option.isNone(reached) || reached.value <= world.value.blockNumber)) return yield* first
+    if (Option.isNone(reached)) return yield* program(yield* latestWorld(market))
     const caughtUp = yield* market.awaitBlock(reached.value).pipe(Effect.timeout(HEAD_WAIT), Effect.option)
     if (Option.isNone(caughtUp)) {
       return yield* new Unavailable({ detail: `the market has not reached the head block ${reached.value} yet`, retryAfterSeconds: 1 })
