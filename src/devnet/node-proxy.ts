@@ -119,7 +119,8 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
   let down = false
   let counts = { byMethod: {} as Record<string, number>, rateLimited: 0, rangeRefused: 0, resultsRefused: 0, logsServed: 0, down: 0 }
 
-  const post = (body: unknown) => fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
+  const postText = (body: string) => fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body })
+  const post = (body: unknown) => postText(JSON.stringify(body))
 
   const handle = async (request: Request): Promise<Response> => {
     if (down) {
@@ -173,7 +174,7 @@ export const startNodeProxy = async (upstream: string, limits: NodeProxyLimits =
     // without logs to count or cap, nothing in the answer is the proxy's business: the request goes
     // as it came and the node's answer comes back as it is (a block's batched read is ~200 KB)
     if (!calls.some(isLogs)) {
-      const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body: sent })
+      const answer = await postText(sent)
       return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { "content-type": answer.headers.get("content-type") ?? "application/json" } })
     }
     // the node's answers by id (a batch's may come in any order)
