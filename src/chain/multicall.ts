@@ -16,6 +16,7 @@ import {
 } from "viem"
 import { decodeAggregate3, encodeAggregate3 } from "./aggregate3.ts"
 import { RpcError, rpcLimits } from "./rpc-error.ts"
+import { staticFunction } from "./static-abi.ts"
 
 /** One read for a Multicall3 batch: where, what, and how to decode the answer. */
 export interface Read<A> {
@@ -42,6 +43,8 @@ export const read = <
   readonly args: args
 }): Read<ContractFunctionReturnType<abi, "pure" | "view" | "nonpayable" | "payable", functionName, args>> => {
   const spec = { abi: params.abi as Abi, functionName: params.functionName as string, args: params.args as readonly unknown[] }
+  const words = staticFunction(spec.abi, spec.functionName)
+  if (words !== undefined) return { target: params.address, callData: words.encode(spec.args), decode: words.decode as (data: Hex) => never }
   return {
     target: params.address,
     callData: encodeFunctionData(spec),
