@@ -2,7 +2,8 @@
 // create pools, each on the venue whose factory or PoolManager emitted it;
 // Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
 // ProtocolFeeUpdated (V4, by pool id) touch them, and Mint, Burn and
-// ModifyLiquidity also name two ticks; any log of a stable pool touches it, and
+// ModifyLiquidity also name two ticks, and Sync and the V3 and V4 Swaps carry the
+// state they leave (reserves; price, tick and liquidity); any log of a stable pool touches it, and
 // any log of a stable factory (whatever its version's deploy event) says it may
 // list new pools; the executor's RouterAllowlistChanged, VenueSet and
 // StablePoolSet change its registry. Pure decoding: no reads.
@@ -13,13 +14,55 @@ import type { MarketVenue } from "./market-config.ts"
 import { v4Key, type Meta } from "./pool-meta.ts"
 import type { RegistryEvent } from "./registry.ts"
 
-/** A pool a log touched, and the ticks the log names (Mint, Burn, ModifyLiquidity). */
+/**
+ * What a log says of its pool's state after it: a V2 pair's reserves (Sync), or a V3 or V4
+ * pool's price, tick and in-range liquidity (Swap: a swap changes nothing else the market keeps).
+ */
+export type LoggedState =
+  | { readonly kind: "reserves"; readonly reserve0: bigint; readonly reserve1: bigint }
+  | { readonly kind: "price"; readonly sqrtPriceX96: bigint; readonly liquidity: bigint; readonly tick: number }
+
+/** A pool a log touched, the ticks the log names (Mint, Burn, ModifyLiquidity), and the state it leaves, when it says. */
 export interface Touch {
   readonly key: string
   readonly ticks: number[]
+  readonly after?: LoggedState
 }
 
 const int24OfTopic = (topic: Hex): number => Number(hexToBigInt(topic, { signed: true }))
+
+const TWO_256 = 1n << 256n
+
+/** the `i`th word of a log's data as an unsigned integer below 2^bits, or undefined */
+const uintWord = (data: Hex, i: number, bits: number): bigint | undefined => {
+  const word = data.slice(2 + i * 64, 2 + (i + 1) * 64)
+  if (word.length !== 64) return undefined
+  const n = BigInt(`0x${word}`)
+  return n < 1n << BigInt(bits) ? n : undefined
+}
+
+/** the `i`th word of a log's data as an int24 (sign-extended over the word), or undefined */
+const int24Word = (data: Hex, i: number): number | undefined => {
+  const n = uintWord(data, i, 256)
+  if (n === undefined) return undefined
+  const signed = n >= 1n << 255n ? n - TWO_256 : n
+  return signed >= -(1n << 23n) && signed < 1n << 23n ? Number(signed) : undefined
+}
+
+/** Sync(uint112 reserve0, uint112 reserve1) */
+const syncState = (data: Hex): LoggedState | undefined => {
+  const reserve0 = uintWord(data, 0, 112)
+  const reserve1 = uintWord(data, 1, 112)
+  return reserve0 === undefined || reserve1 === undefined ? undefined : { kind: "reserves", reserve0, reserve1 }
+}
+
+/** a Swap's sqrtPriceX96 (uint160), liquidity (uint128) and tick (int24) from the data's word `at` on */
+const swapState = (data: Hex, at: number): LoggedState | undefined => {
+  const sqrtPriceX96 = uintWord(data, at, 160)
+  const liquidity = uintWord(data, at + 1, 128)
+  const tick = int24Word(data, at + 2)
+  return sqrtPriceX96 === undefined || liquidity === undefined || tick === undefined ? undefined : { kind: "price", sqrtPriceX96, liquidity, tick }
+}
 const addressOfTopic = (topic: Hex): Address => getAddress(`0x${topic.slice(26)}`)
 
 /** The decoders for the emitters of one market (matched by lower-case address). */
@@ -122,7 +165,9 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
     return undefined
   }
 
-  /** The known pool a state-changing log touches, and the ticks it names. */
+  const withState = (key: string, after: LoggedState | undefined): Touch => (after === undefined ? { key, ticks: [] } : { key, ticks: [], after })
+
+  /** The known pool a state-changing log touches, the ticks it names and the state it leaves. */
   const touch = (log: RpcLog, metas: ReadonlyMap<string, Meta>): Touch | undefined => {
     const emitter = log.address.toLowerCase()
     const topic = log.topics[0]
@@ -132,7 +177,9 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
       if (id === undefined) return undefined
       const key = v4Key(id, manager.poolManager)
       if (!metas.has(key)) return undefined
-      if (topic === TOPIC.v4Swap || topic === TOPIC.v4ProtocolFeeUpdated) return { key, ticks: [] }
+      // Swap(amount0, amount1, sqrtPriceX96, liquidity, tick, fee): the fee is the swap's, the pool's own is kept
+      if (topic === TOPIC.v4Swap) return withState(key, swapState(log.data, 2))
+      if (topic === TOPIC.v4ProtocolFeeUpdated) return { key, ticks: [] }
       if (topic === TOPIC.v4ModifyLiquidity) {
         const [lower, upper] = decodeAbiParameters([{ type: "int24" }, { type: "int24" }], log.data)
         return { key, ticks: [lower, upper] }
@@ -142,11 +189,12 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
     const meta = metas.get(emitter)
     switch (meta?.kind) {
       case "uniswap-v2":
-        return topic === TOPIC.v2Sync || topic === TOPIC.v2Swap || topic === TOPIC.v2Mint || topic === TOPIC.v2Burn
-          ? { key: emitter, ticks: [] }
-          : undefined
+        // every change of a pair's reserves (swap, mint, burn, sync) emits Sync with them
+        if (topic === TOPIC.v2Sync) return withState(emitter, syncState(log.data))
+        return topic === TOPIC.v2Swap || topic === TOPIC.v2Mint || topic === TOPIC.v2Burn ? { key: emitter, ticks: [] } : undefined
       case "uniswap-v3":
-        if (topic === TOPIC.v3Swap) return { key: emitter, ticks: [] }
+        // Swap(amount0, amount1, sqrtPriceX96, liquidity, tick)
+        if (topic === TOPIC.v3Swap) return withState(emitter, swapState(log.data, 2))
         if (topic === TOPIC.v3Mint || topic === TOPIC.v3Burn) {
           return { key: emitter, ticks: [int24OfTopic(log.topics[2]!), int24OfTopic(log.topics[3]!)] }
         }

@@ -16,7 +16,10 @@
 //  1. eth_getLogs. Every emitter is asked for the creations and registry events
 //     and the ones that change a pool: Sync (V2), Swap, Mint, Burn (V3) and Swap,
 //     ModifyLiquidity, ProtocolFeeUpdated (V4, by pool id) mark known pools
-//     touched; Mint, Burn and ModifyLiquidity also name two ticks. A second
+//     touched; Mint, Burn and ModifyLiquidity also name two ticks. Sync carries
+//     a pair's reserves and a V3 or V4 Swap the pool's price, tick and
+//     liquidity after it: a pool whose every log of the step carried its state
+//     takes it from its last log and is not read. A second
 //     eth_getLogs over the stable pools and the stable factories: any log of a
 //     pool touches it; any log of a factory has its pool_count() and the new
 //     pool_list(i) read again. Stable pools, listed or found through a factory,
@@ -29,8 +32,9 @@
 //     checked again when it is next touched.
 //  3. One Multicall3 eth_call at the head: block timestamp and base fee, then
 //     reserves (V2), slot0 + liquidity (V3, V4 via StateView) or balances, A
-//     and fee (stable pools; also every block while A ramps) of every new or
-//     touched pool, and the named ticks of touched pools. Swaps never change a
+//     and fee (stable pools; also every block while A ramps) of every new
+//     pool and every touched pool its logs did not say, and the named ticks
+//     of touched pools. Swaps never change a
 //     tick's liquidityNet, so a touched pool keeps its tick list unless a
 //     liquidity change named a tick.
 //  4. Only for new pools and pools whose price drifted into the outer quarter of
@@ -53,7 +57,7 @@ import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePool
 import { CREATION_TOPICS, FOLLOWED_TOPICS, LIQUIDITY_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
 import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
-import { logDecoder } from "./log-decoding.ts"
+import { logDecoder, type LoggedState } from "./log-decoding.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { PersistentMap } from "./persistent-map.ts"
 import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
@@ -243,6 +247,9 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const fresh: Meta[] = []
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
+      // the state the pool's last log left, for pools every log of which said it (in block order: the last wins)
+      const logged = new Map<string, LoggedState>()
+      const unsaid = new Set<string>()
       let registry = world.registry
       const loggedFactories = new Set<string>()
       for (const log of logs) {
@@ -267,6 +274,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         const hit = touch(log, metas)
         if (hit === undefined) continue
         touched.add(hit.key)
+        if (hit.after !== undefined) logged.set(hit.key, hit.after)
+        else unsaid.add(hit.key)
         if (hit.ticks.length > 0) {
           const set = namedTicks.get(hit.key) ?? new Set<number>()
           for (const t of hit.ticks) set.add(t)
@@ -328,7 +337,16 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         } else excluded.set(key, verdict)
       }
       const loading = new Set(toLoad.map((m) => m.key))
-      const toRefresh = [...touched].filter((k) => world.states.has(k) && !loading.has(k)).map((k) => metas.get(k)!)
+      // a known pool whose every log this step said the state it left is taken from its last log (a block step
+      // only; the start reads every pool); the others are read at the head
+      const toRefresh: Meta[] = []
+      const fromLogs: { meta: Meta; after: LoggedState }[] = []
+      for (const key of touched) {
+        if (!world.states.has(key) || loading.has(key)) continue
+        const after = starting || unsaid.has(key) ? undefined : logged.get(key)
+        if (after !== undefined) fromLogs.push({ meta: metas.get(key)!, after })
+        else toRefresh.push(metas.get(key)!)
+      }
 
       // phase 1, one batched read at the head: the block, and the slot/reserves of every pool read
       const reads: Read<unknown>[] = []
@@ -446,6 +464,24 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         const ticks = mergeTicks(previous.ticks, tickReads.get(meta.key) ?? [], value)
         if (ticks === undefined) return yield* readFailure("tick", meta)
         states.set(meta.key, { ...base, ticks, tickLower: previous.tickLower, tickUpper: previous.tickUpper })
+      }
+      // the pools whose logs said their state: a pair's reserves; a V3 or V4 pool's price, tick and liquidity,
+      // over the ticks it had (a swap changes no tick's liquidityNet) unless its price drifted to its window's edge
+      for (const { meta, after } of fromLogs) {
+        const previous = world.states.get(meta.key)!
+        refreshed.push(meta.key)
+        if (previous.kind === "uniswap-v2" && after.kind === "reserves") {
+          states.set(meta.key, { ...previous, reserve0: after.reserve0, reserve1: after.reserve1 })
+          continue
+        }
+        if ((previous.kind === "uniswap-v3" || previous.kind === "uniswap-v4") && after.kind === "price") {
+          const { ticks, tickLower, tickUpper, ...kept } = previous
+          const base = { ...kept, sqrtPriceX96: after.sqrtPriceX96, tick: after.tick, liquidity: after.liquidity }
+          if (needsRecentering(previous, after.tick, halfWidth)) fullTicks.push({ meta: meta as ConcentratedMeta, base })
+          else states.set(meta.key, { ...base, ticks, tickLower, tickUpper })
+          continue
+        }
+        return yield* readFailure("logged state", meta)
       }
 
       // phases 2 and 3, only for pools read whole (new, or drifted to their window's edge):
