@@ -13,12 +13,13 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chainSettings } from "../src/config/index.ts"
-import { startNodeProxy, type NodeProxy } from "../src/devnet/index.ts"
+import { startNodeProxy, type NodeProxyCounts } from "../src/devnet/index.ts"
 import { MarketState } from "../src/market/index.ts"
 import { graphOf } from "../src/routing/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { startHistoryDevnet, type HistoryDevnet } from "./market-history/index.ts"
 import type { Measurement } from "./measurement.ts"
+import { startNodeProxyProcess } from "./support/node-proxy-process.ts"
 
 const POOLS = 2_000
 const BLOCKS = 1_000_000
@@ -28,14 +29,14 @@ const READY_FROM_SNAPSHOT_S = 2
 const SNAPSHOT_SECRET = Redacted.make("market bench: the key store's secret, 32+ characters")
 const LIMITS = { maxLogBlocks: 10_000, maxLogResults: 10_000, requestsPerSecond: 50 }
 
-const requestsNote = (proxy: NodeProxy) => {
-  const { byMethod, rateLimited } = proxy.counts()
+const requestsNote = (counts: NodeProxyCounts) => {
+  const { byMethod, rateLimited } = counts
   const parts = Object.entries(byMethod).sort((a, b) => b[1] - a[1]).map(([method, n]) => `${method} ${n}`)
   return `${parts.join(", ")}${rateLimited > 0 ? `; ${rateLimited} answered 429` : ""}`
 }
 
 /** The chain services over the proxy, as `bun run serve` builds them, with the market kept in `snapshot`. */
-const services = (history: HistoryDevnet, proxy: NodeProxy, snapshot: string, spans?: SpanRecorder) => {
+const services = (history: HistoryDevnet, proxy: { readonly url: string }, snapshot: string, spans?: SpanRecorder) => {
   const settings = Either.getOrThrow(
     chainSettings(
       { RPC_URL: proxy.url, AGGREGATORS: "[]", MARKET_FROM_BLOCK: history.fromBlock.toString(), MARKET_SNAPSHOT: snapshot, LOG_LEVEL: "warn" },
@@ -119,7 +120,7 @@ type SpanRecorder = ReturnType<typeof spanRecorder>
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 /** The logs the proxy served and the eth_getLogs requests it answered, since its counts were reset. */
-const logsRead = (proxy: NodeProxy) => {
+const logsRead = (proxy: { readonly counts: () => NodeProxyCounts }) => {
   const { logsServed, byMethod } = proxy.counts()
   return { logs: logsServed, requests: byMethod.eth_getLogs ?? 0 }
 }
@@ -148,7 +149,7 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
       const { world, seconds } = await start(first)
       published = world.pools.size
       rows.push({ name: `ready from nothing (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_NOTHING_S}`, met: seconds < READY_FROM_NOTHING_S, note: `${world.pools.size} pools published; fixture built in ${buildSeconds.toFixed(0)} s` })
-      rows.push({ name: `requests to ready from nothing (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+      rows.push({ name: `requests to ready from nothing (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy.counts()) })
       const read = logsRead(proxy)
       rows.push({ name: `logs read to ready from nothing (${label})`, value: read.logs, unit: "logs", note: `in ${read.requests} eth_getLogs; ${history.poolCount.total} pools created` })
 
@@ -162,7 +163,7 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
         const ms = performance.now() - mined
         await confirmed()
         rows.push({ name: `refresh of a block touching 200 pools`, value: ms, unit: "ms", note: `${next.refreshed?.length ?? 0} pools read again; the poll every 100 ms included` })
-        rows.push({ name: `requests for that block`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+        rows.push({ name: `requests for that block`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy.counts()) })
       }
     } finally {
       // the market is written when it stops
@@ -175,7 +176,7 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
     try {
       const { world, seconds } = await start(second)
       rows.push({ name: `ready from the snapshot (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_SNAPSHOT_S}`, met: seconds < READY_FROM_SNAPSHOT_S && world.pools.size === published, note: `${world.pools.size} pools published (${published} from nothing)` })
-      rows.push({ name: `requests to ready from the snapshot (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy) })
+      rows.push({ name: `requests to ready from the snapshot (${label})`, value: proxy.counts().total, unit: "req", note: requestsNote(proxy.counts()) })
       const read = logsRead(proxy)
       rows.push({ name: `logs read to ready from the snapshot (${label})`, value: read.logs, unit: "logs", note: `in ${read.requests} eth_getLogs` })
     } finally {
@@ -197,7 +198,8 @@ const heapAfterGc = () => {
 /** 20,000 pools over a short history, no request rate limit: the market's memory and a block touching 200 pools. */
 const measureScale = async (): Promise<Measurement[]> => {
   const history = await startHistoryDevnet({ pools: 20_000, blocks: 20_000, swaps: 0 })
-  const proxy = await startNodeProxy(history.devnet.node.rpcUrl, { maxLogBlocks: LIMITS.maxLogBlocks, maxLogResults: LIMITS.maxLogResults })
+  // the proxy in a process of its own, as the node is to the service: this process times the service's step
+  const proxy = await startNodeProxyProcess(history.devnet.node.rpcUrl, { maxLogBlocks: LIMITS.maxLogBlocks, maxLogResults: LIMITS.maxLogResults })
   const dir = mkdtempSync(join(tmpdir(), "market-bench-"))
   const rows: Measurement[] = []
   try {
@@ -207,7 +209,7 @@ const measureScale = async (): Promise<Measurement[]> => {
     try {
       const { world, seconds } = await start(runtime)
       const bytes = (heapAfterGc() - before) / world.pools.size
-      rows.push({ name: `ready from nothing (${world.pools.size} pools, no rate limit)`, value: seconds, unit: "s", note: `${proxy.counts().total} requests: ${requestsNote(proxy)}` })
+      rows.push({ name: `ready from nothing (${world.pools.size} pools, no rate limit)`, value: seconds, unit: "s", note: `${(await proxy.counts()).total} requests: ${requestsNote(await proxy.counts())}` })
       rows.push({ name: `market memory per pool at ${world.pools.size} pools`, value: Math.round(bytes), unit: "bytes", note: "the whole service's heap after the start, over its pools: states, metas, the World, token checks" })
       // the routing index of the World and every pool's float models, as a long-running service ends up with
       const graph = graphOf(world)
@@ -221,13 +223,13 @@ const measureScale = async (): Promise<Measurement[]> => {
       let requests = 0
       let rounds: readonly string[] = []
       for (let i = 0; i < 5; i++) {
-        proxy.resetCounts()
+        await proxy.resetCounts()
         const { block, confirmed } = await history.sendTouch(200)
         const mined = performance.now()
         await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
         touched.push(performance.now() - mined)
         await confirmed()
-        requests = proxy.counts().total
+        requests = (await proxy.counts()).total
         const step = spans.block(block)
         if (step !== undefined) {
           own.push(step.ms)

@@ -65,4 +65,4 @@ export const describeDevnet = (devnet: RunningDevnet, manifestPath?: string): st
   if (manifestPath !== undefined) lines.push(`  manifest ${manifestPath}`)
   return lines.join("\n")
 }
-export { startNodeProxy, type NodeProxy, type NodeProxyLimits } from "./node-proxy.ts"
+export { startNodeProxy, type NodeProxy, type NodeProxyCounts, type NodeProxyLimits } from "./node-proxy.ts"
