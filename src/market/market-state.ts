@@ -117,10 +117,14 @@ export const makeMarketState = (config: MarketConfig) =>
         yield* Effect.gen(function* () {
           // a head behind us means the chain was reset: start again
           const next = yield* (head > world.block ? phases.step(world, head) : phases.start(empty(config.fromBlock - 1n), head))
+          const previous = world
           world = next
-          const now = unregisteredVenues(config, next)
-          for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
-          unregistered = now
+          // what is registered changes with the registry, the stable pools known or the executor's settings read
+          if (next.registry !== previous.registry || next.stablePools !== previous.stablePools || (next.snapshot.executor === undefined) !== (previous.snapshot.executor === undefined)) {
+            const now = unregisteredVenues(config, next)
+            for (const line of now) if (!unregistered.includes(line)) yield* Effect.logWarning(line)
+            unregistered = now
+          }
           yield* SubscriptionRef.set(ref, next.snapshot)
         }).pipe(Effect.withSpan("MarketState.block", { attributes: { head: head.toString() } }))
       }

@@ -5,7 +5,7 @@
 // owner registers it; a pool deployed directly (not through the factory) is never
 // found, registered or not.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { Effect, ManagedRuntime } from "effect"
+import { Effect, Layer, Logger, ManagedRuntime } from "effect"
 import { getAddress, maxUint256, parseEventLogs, zeroAddress, type Abi, type Address, type Hex } from "viem"
 import { privateKeyToAccount } from "viem/accounts"
 import type { StablePoolState } from "../../src/amm/index.ts"
@@ -19,6 +19,8 @@ import { marketConfig, marketLayer, rpcConfig, tokenAddress } from "./support.ts
 import type { World } from "../../src/domain/index.ts"
 
 let devnet: TestDevnet
+/** the market's warnings, as logged */
+const warnings: string[] = []
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
 const run = <A, E>(effect: Effect.Effect<A, E, MarketState | Tokens | Rpc>) => runtime.runPromise(effect)
 const snapshot = () => run(Effect.flatMap(MarketState, (m) => m.snapshot))
@@ -90,7 +92,10 @@ beforeAll(async () => {
     executor: devnet.manifest.executor as Address,
     venues: [{ name: VENUE, kind: "curve-stableswap", pools: [], factory: factory() }],
   })
-  runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), config))
+  const logger = Logger.make(({ logLevel, message }) => {
+    if (logLevel._tag === "Warning") warnings.push(Array.isArray(message) ? message.join(" ") : String(message))
+  })
+  runtime = ManagedRuntime.make(marketLayer(Rpc.layer(rpcConfig(devnet.manifest)), config).pipe(Layer.provide(Logger.replace(Logger.defaultLogger, logger))))
   await runtime.runPromise(Effect.void)
 })
 
@@ -134,6 +139,10 @@ describe("a stable venue known by its factory alone", () => {
     const funded = await awaitBlock(deposited.blockNumber)
     expect(funded.pools.has(key)).toBe(false)
     expect((await excluded()).get(key)).toBe("stable pool not registered on the executor")
+    // said once, when found, though every block since had the venue's pools followed and not routed
+    const unregistered = () => warnings.filter((w) => w.includes("stable pools not registered on the executor") && w.includes(pool))
+    expect(deposited.blockNumber).toBeGreaterThan(deployed.blockNumber + 4n)
+    expect(unregistered()).toHaveLength(1)
 
     const registered = await register(pool)
     const after: World = await awaitBlock(registered.blockNumber)
@@ -144,6 +153,12 @@ describe("a stable venue known by its factory alone", () => {
     expect([state.amp, state.fee]).toEqual([20_000n, 2_000_000n])
     // the pools known before are published as they were
     expect([...after.pools.keys()].sort()).toEqual([...before.pools.keys(), key].sort())
+    // registered: not said again
+    expect(unregistered()).toHaveLength(1)
+    const unregister = await send(devnet.manifest.executor as Address, EXECUTOR, "setStablePool", [pool, false])
+    await awaitBlock(unregister.blockNumber)
+    expect(unregistered()).toHaveLength(2)
+    await awaitBlock((await register(pool)).blockNumber)
   })
 
   test("a pool deployed directly, not through the factory, is never found, even registered on the executor", async () => {
