@@ -13,13 +13,14 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { chainSettings } from "../src/config/index.ts"
+import type { Manifest } from "../src/devnet/index.ts"
 import { startNodeProxy, type NodeProxyCounts } from "../src/devnet/index.ts"
 import { MarketState } from "../src/market/index.ts"
 import { graphOf } from "../src/routing/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { startHistoryDevnet, type HistoryDevnet } from "./market-history/index.ts"
 import type { Measurement } from "./measurement.ts"
-import { startNodeProxyProcess } from "./support/node-proxy-process.ts"
+import { startHistoryProcess } from "./support/history-process.ts"
 
 const POOLS = 2_000
 const BLOCKS = 1_000_000
@@ -36,11 +37,11 @@ const requestsNote = (counts: NodeProxyCounts) => {
 }
 
 /** The chain services over the proxy, as `bun run serve` builds them, with the market kept in `snapshot`. */
-const services = (history: HistoryDevnet, proxy: { readonly url: string }, snapshot: string, spans?: SpanRecorder) => {
+const services = (history: Pick<HistoryDevnet, "fromBlock"> & { readonly manifest: Manifest }, proxy: { readonly url: string }, snapshot: string, spans?: SpanRecorder) => {
   const settings = Either.getOrThrow(
     chainSettings(
       { RPC_URL: proxy.url, AGGREGATORS: "[]", MARKET_FROM_BLOCK: history.fromBlock.toString(), MARKET_SNAPSHOT: snapshot, LOG_LEVEL: "warn" },
-      history.devnet.manifest,
+      history.manifest,
     ),
   )
   const layer = chainServices(settings, SNAPSHOT_SECRET)
@@ -143,7 +144,7 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
   const rows: Measurement[] = []
   try {
     // from nothing
-    const first = services(history, proxy, snapshot)
+    const first = services({ fromBlock: history.fromBlock, manifest: history.devnet.manifest }, proxy, snapshot)
     let published: number
     try {
       const { world, seconds } = await start(first)
@@ -172,7 +173,7 @@ const measureHistory = async (swaps: number, touch: boolean): Promise<Measuremen
 
     // from the snapshot
     proxy.resetCounts()
-    const second = services(history, proxy, snapshot)
+    const second = services({ fromBlock: history.fromBlock, manifest: history.devnet.manifest }, proxy, snapshot)
     try {
       const { world, seconds } = await start(second)
       rows.push({ name: `ready from the snapshot (${label})`, value: seconds, unit: "s", target: `< ${READY_FROM_SNAPSHOT_S}`, met: seconds < READY_FROM_SNAPSHOT_S && world.pools.size === published, note: `${world.pools.size} pools published (${published} from nothing)` })
@@ -197,9 +198,10 @@ const heapAfterGc = () => {
 
 /** 20,000 pools over a short history, no request rate limit: the market's memory and a block touching 200 pools. */
 const measureScale = async (): Promise<Measurement[]> => {
-  const history = await startHistoryDevnet({ pools: 20_000, blocks: 20_000, swaps: 0 })
-  // the proxy in a process of its own, as the node is to the service: this process times the service's step
-  const proxy = await startNodeProxyProcess(history.devnet.node.rpcUrl, { maxLogBlocks: LIMITS.maxLogBlocks, maxLogResults: LIMITS.maxLogResults })
+  // the devnet, its history and the proxy in a process of their own, as the node is to the service:
+  // this process runs the service alone and times its step
+  const history = await startHistoryProcess({ pools: 20_000, blocks: 20_000, swaps: 0, limits: { maxLogBlocks: LIMITS.maxLogBlocks, maxLogResults: LIMITS.maxLogResults } })
+  const proxy = history
   const dir = mkdtempSync(join(tmpdir(), "market-bench-"))
   const rows: Measurement[] = []
   try {
@@ -259,7 +261,6 @@ const measureScale = async (): Promise<Measurement[]> => {
       await runtime.dispose()
     }
   } finally {
-    await proxy.stop()
     await history.stop()
     rmSync(dir, { recursive: true, force: true })
   }
