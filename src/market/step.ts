@@ -88,6 +88,8 @@ export interface ActorState {
   readonly factoryCounts: ReadonlyMap<string, bigint>
   /** the stable pools among `metas`, in the order found (kept by each phase; found in `metas` when absent) */
   readonly stablePools?: readonly StableMeta[]
+  /** the stable pools a block step asks the logs of: those with a state or waiting to be checked again (worked out when absent) */
+  readonly followedStable?: readonly Address[]
   readonly snapshot: World
 }
 
@@ -168,6 +170,17 @@ const stableOf = (metas: ReadonlyMap<string, Meta>): StableMeta[] => {
   return out
 }
 
+/** The stable pools whose logs a block step asks for: those with a state, or waiting to be checked again. */
+const followedStableOf = (
+  stablePools: readonly StableMeta[],
+  states: ReadonlyMap<string, PoolState>,
+  excluded: ReadonlyMap<string, Exclusion>,
+): readonly Address[] => {
+  const out: Address[] = []
+  for (const meta of stablePools) if (states.has(meta.key) || excluded.get(meta.key)?.recheck === true) out.push(meta.id)
+  return out
+}
+
 /** Most addresses in one eth_getLogs filter: providers cap the filter's size too. */
 const ADDRESSES_PER_REQUEST = 500
 
@@ -218,10 +231,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
   // a block step's logs: every emitter's followed events, and any log of the stable pools and factories
   // (a bounded list of addresses per request)
   const blockLogs = (world: ActorState, head: bigint) => {
-    const stableAddresses: Address[] = []
-    for (const meta of world.stablePools ?? stableOf(world.metas)) {
-      if (world.states.has(meta.key) || world.excluded.get(meta.key)?.recheck === true) stableAddresses.push(meta.id)
-    }
+    const stableAddresses = [...(world.followedStable ?? followedStableOf(world.stablePools ?? stableOf(world.metas), world.states, world.excluded))]
     // a factory is followed once its list has been read
     for (const { factory } of stableFactories) if (world.factoryCounts.has(factory.toLowerCase())) stableAddresses.push(factory)
     const stableLogs = Effect.forEach(
@@ -544,16 +554,25 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       }
       const known = starting ? stableOf(world.metas) : (world.stablePools ?? stableOf(world.metas))
       const freshStable = fresh.filter((m): m is StableMeta => m.kind === "curve-stableswap")
+      const stablePools = freshStable.length > 0 ? [...known, ...freshStable] : known
+      const nextStates = states.done()
+      const nextExcluded = excluded.done()
+      // a stable pool starts or stops being followed only when it is checked: new, or checked again
+      const followedStable =
+        starting || world.followedStable === undefined || freshStable.length > 0 || rechecks.some((m) => m.kind === "curve-stableswap")
+          ? followedStableOf(stablePools, nextStates, nextExcluded)
+          : world.followedStable
       return {
         block: head,
         metas: metas.done(),
-        excluded: excluded.done(),
-        states: states.done(),
+        excluded: nextExcluded,
+        states: nextStates,
         hidden,
         ramping,
         registry,
         factoryCounts,
-        stablePools: freshStable.length > 0 ? [...known, ...freshStable] : known,
+        stablePools,
+        followedStable,
         snapshot,
       } satisfies ActorState
     }).pipe(Effect.withSpan(starting ? "MarketState.start" : "MarketState.step", { attributes: { head: head.toString() } }))
