@@ -97,18 +97,19 @@ export async function run(): Promise<Measurement[]> {
           const body = path === "quote" ? trade : { ...trade, sender: testAccounts[i % 4]!.address }
           return rawPost(`/api/v1/${path}`, JSON.stringify(body), { "x-api-key": key })
         })
-      // distinct amounts: every request misses the per-block quote cache
-      const distinct = Array.from({ length: 60_000 }, (_, i) => {
+      // distinct amounts: every request misses the per-block quote cache (each load its own amounts:
+      // the devnet mines only on request, so a load walking an earlier one's list would hit the cache)
+      const distinct = (first: number) => Array.from({ length: 60_000 }, (_, i) => {
         const trade = trades[i % trades.length]!
-        return rawPost("/api/v1/quote", JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + BigInt(i)).toString() }), { "x-api-key": keys[i % keys.length]! })
+        return rawPost("/api/v1/quote", JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + BigInt(first + i)).toString() }), { "x-api-key": keys[i % keys.length]! })
       })
       const spec = (path: "quote" | "swap", connections: number) => ({
         port: api.port, connections, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000, requests: requests(path),
       })
       const quote = await load(spec("quote", 16))
       const quoteSat = await load(spec("quote", 64))
-      const fresh = await load({ ...spec("quote", 16), requests: distinct, cycle: true })
-      const freshSat = await load({ ...spec("quote", 64), requests: distinct, cycle: true })
+      const fresh = await load({ ...spec("quote", 16), requests: distinct(0), cycle: true })
+      const freshSat = await load({ ...spec("quote", 64), requests: distinct(60_000), cycle: true })
       const swap = await load(spec("swap", 16))
       // the framework's ceiling in this run, for the share the product's path reaches
       const bare = startBareServer()
@@ -184,13 +185,16 @@ const compareBuilds = async (
     for (const [label, root] of [["this build", join(import.meta.dir, "..")], [`build before (${baseRoot})`, baseRoot]] as const) {
       servers.push({ label, server: await startBuildServer({ root, programs: { manifestFile }, keys: KEYS }) })
     }
-    const distinct = (keys: readonly string[]) =>
+    // each round its own amounts: a round walking an earlier round's list would answer from the
+    // per-block quote cache (the devnet mines only on request)
+    const distinct = (keys: readonly string[]) => (round: number) =>
       Array.from({ length: 60_000 }, (_, i) => {
         const trade = trades[i % trades.length]!
-        return rawPost("/api/v1/quote", JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + BigInt(i)).toString() }), { "x-api-key": keys[i % keys.length]! })
+        return rawPost("/api/v1/quote", JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + BigInt(round * 60_000 + i)).toString() }), { "x-api-key": keys[i % keys.length]! })
       })
+    const bareRequests = [rawPost("/", JSON.stringify(trades[0]), {})]
     const jobs = [
-      { port: bare.port!, requests: [rawPost("/", JSON.stringify(trades[0]), {})], cycle: false },
+      { port: bare.port!, requests: () => bareRequests, cycle: false },
       ...servers.map((s) => ({ port: s.server.port, requests: distinct(s.server.keys), cycle: true })),
     ]
     const rps: number[][] = jobs.map(() => [])
@@ -198,7 +202,7 @@ const compareBuilds = async (
     const firstBad: Array<string | undefined> = jobs.map(() => undefined)
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, job] of jobs.entries()) {
-        const r = await load({ ...job, connections: 64, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
+        const r = await load({ port: job.port, requests: job.requests(round), cycle: job.cycle, connections: 64, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
         rps[i]!.push(r.rps)
         bad[i]! += r.non200 + r.errors
         firstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
