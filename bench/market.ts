@@ -26,6 +26,8 @@ const POOLS = 2_000
 const BLOCKS = 1_000_000
 const READY_FROM_NOTHING_S = 10
 const READY_FROM_SNAPSHOT_S = 2
+/** blocks touching 200 pools each, at 20,000 pools */
+const STEPS = 9
 /** what the key store's secret is to the service: the snapshot's key is derived from it */
 const SNAPSHOT_SECRET = Redacted.make("market bench: the key store's secret, 32+ characters")
 const LIMITS = { maxLogBlocks: 10_000, maxLogResults: 10_000, requestsPerSecond: 50 }
@@ -223,12 +225,17 @@ const measureScale = async (): Promise<Measurement[]> => {
       const own: number[] = []
       const node: number[] = []
       let requests = 0
+      const cpu: number[] = []
       let rounds: readonly string[] = []
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < STEPS; i++) {
         await proxy.resetCounts()
         const { block, confirmed } = await history.sendTouch(200)
         const mined = performance.now()
+        // this process runs the service alone: its CPU from the block mined to the World at it (a poll included)
+        const cpuBefore = process.cpuUsage()
         await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
+        const used = process.cpuUsage(cpuBefore)
+        cpu.push((used.user + used.system) / 1000)
         touched.push(performance.now() - mined)
         await confirmed()
         requests = (await proxy.counts()).total
@@ -239,7 +246,13 @@ const measureScale = async (): Promise<Measurement[]> => {
           rounds = step.rounds
         }
       }
-      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of 5`, value: median(touched), unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
+      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of ${STEPS}`, value: median(touched), unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
+      rows.push({
+        name: `the service's CPU for that block (from its mining to its World), median of ${STEPS}`,
+        value: median(cpu),
+        unit: "ms",
+        note: `process.cpuUsage of the service's process (the node, its history and the proxy run in another): ${cpu.map((ms) => ms.toFixed(1)).join(", ")} ms`,
+      })
       if (own.length > 0) {
         const nodeMs = median(node)
         rows.push({
