@@ -73,14 +73,14 @@ describe("bun run keys", () => {
     expect(after.status).toBe(401)
     expect(((await after.json()) as { error: { message: string } }).error.message).toBe("API key revoked")
     expect((await keysCli("list")).stdout.split("\n").find((l) => l.startsWith(id))).toMatch(/\d{4}-\d\d-\d\dT[\d:.]+Z$/)
-  })
+  }, 30_000)
 
   test("defaults: 60 requests a minute, 2 in flight", async () => {
     const created = await keysCli("create", "--name", "defaults")
     const key = created.stdout.trimEnd().split("\n").at(-1)!
     expect(created.stdout).toContain("60 requests a minute, 2 in flight")
     expect((await quote(key)).headers.get("x-ratelimit-limit")).toBe("60")
-  })
+  }, 30_000)
 
   test("mistakes: usage errors exit 2, an unknown id exits 1, each with a message", async () => {
     const none = await keysCli()
@@ -97,5 +97,6 @@ describe("bun run keys", () => {
     expect(unknown.code).toBe(1)
     expect(unknown.stderr.trim()).toBe("error: no key with id ffffffffffffffff")
     expect((await keysCli("frobnicate")).stderr).toContain('error: unknown command "frobnicate"')
-  })
+    // eight runs of the command, each a process of its own: seconds on a loaded machine
+  }, 30_000)
 })
