@@ -58,7 +58,11 @@ export const STABLE_POOL_ABI = parseAbi([
   "function A_precise() view returns (uint256)",
   "function fee() view returns (uint256)",
   "function future_A_time() view returns (uint256)",
+  "function admin_fee() view returns (uint256)",
 ])
+
+/** Curve's plain pool's exchange: what a swap paid in and out, by coin index */
+export const STABLE_EVENTS_ABI = parseAbi(["event TokenExchange(address indexed buyer, int128 sold_id, uint256 tokens_sold, int128 bought_id, uint256 tokens_bought)"])
 
 /**
  * Curve's plain-pool factory (its own and stableswap-ng's): its pools by index. Its deploy
@@ -101,6 +105,7 @@ export const TOPIC = {
   routerAllowlistChanged: toEventSelector(EXECUTOR_EVENTS_ABI[0]),
   venueSet: toEventSelector(EXECUTOR_EVENTS_ABI[1]),
   stablePoolSet: toEventSelector(EXECUTOR_EVENTS_ABI[2]),
+  stableTokenExchange: toEventSelector(STABLE_EVENTS_ABI[0]),
 } as const satisfies Record<string, Hex>
 
 /** Events that create pools or change the executor's registry: few, asked over the whole history by emitter */

@@ -3,7 +3,8 @@
 // Sync, Swap, Mint, Burn (V2, V3) and Swap, ModifyLiquidity,
 // ProtocolFeeUpdated (V4, by pool id) touch them, and Mint, Burn and
 // ModifyLiquidity also name two ticks, and Sync and the V3 and V4 Swaps carry the
-// state they leave (reserves; price, tick and liquidity); any log of a stable pool touches it, and
+// state they leave (reserves; price, tick and liquidity); any log of a stable pool touches it
+// (a TokenExchange says the coins and amounts it moved), and
 // any log of a stable factory (whatever its version's deploy event) says it may
 // list new pools; the executor's RouterAllowlistChanged, VenueSet and
 // StablePoolSet change its registry. Pure decoding: no reads.
@@ -15,12 +16,15 @@ import { v4Key, type Meta } from "./pool-meta.ts"
 import type { RegistryEvent } from "./registry.ts"
 
 /**
- * What a log says of its pool's state after it: a V2 pair's reserves (Sync), or a V3 or V4
- * pool's price, tick and in-range liquidity (Swap: a swap changes nothing else the market keeps).
+ * What a log says of its pool's state after it: a V2 pair's reserves (Sync), a V3 or V4
+ * pool's price, tick and in-range liquidity (Swap: a swap changes nothing else the market keeps),
+ * or what a stable pool's exchange took in and paid out (TokenExchange: the balances it leaves
+ * follow from the ones before when the pool keeps every fee in them).
  */
 export type LoggedState =
   | { readonly kind: "reserves"; readonly reserve0: bigint; readonly reserve1: bigint }
   | { readonly kind: "price"; readonly sqrtPriceX96: bigint; readonly liquidity: bigint; readonly tick: number }
+  | { readonly kind: "exchange"; readonly sold: number; readonly dx: bigint; readonly bought: number; readonly dy: bigint }
 
 /** A pool a log touched, the ticks the log names (Mint, Burn, ModifyLiquidity), and the state it leaves, when it says. */
 export interface Touch {
@@ -62,6 +66,22 @@ const swapState = (data: Hex, at: number): LoggedState | undefined => {
   const liquidity = uintWord(data, at + 1, 128)
   const tick = int24Word(data, at + 2)
   return sqrtPriceX96 === undefined || liquidity === undefined || tick === undefined ? undefined : { kind: "price", sqrtPriceX96, liquidity, tick }
+}
+/** a coin index of a stable pool (int128 word): 0 to 7, or undefined */
+const coinWord = (data: Hex, i: number): number | undefined => {
+  const n = uintWord(data, i, 256)
+  return n !== undefined && n < 8n ? Number(n) : undefined
+}
+
+/** TokenExchange(buyer indexed, int128 sold_id, uint256 tokens_sold, int128 bought_id, uint256 tokens_bought) */
+const exchangeState = (data: Hex): LoggedState | undefined => {
+  const sold = coinWord(data, 0)
+  const dx = uintWord(data, 1, 256)
+  const bought = coinWord(data, 2)
+  const dy = uintWord(data, 3, 256)
+  return sold === undefined || dx === undefined || bought === undefined || dy === undefined || sold === bought
+    ? undefined
+    : { kind: "exchange", sold, dx, bought, dy }
 }
 const addressOfTopic = (topic: Hex): Address => getAddress(`0x${topic.slice(26)}`)
 
@@ -200,7 +220,8 @@ export const logDecoder = (venues: readonly MarketVenue[], executorAddress: Addr
         }
         return undefined
       case "curve-stableswap":
-        // an exchange, a deposit, a withdrawal, a fee or A change: the pool is read again
+        // an exchange says what it moved; a deposit, a withdrawal, a fee or A change: the pool is read again
+        if (topic === TOPIC.stableTokenExchange) return withState(emitter, exchangeState(log.data))
         return { key: emitter, ticks: [] }
       default:
         return undefined

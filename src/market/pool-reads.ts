@@ -194,12 +194,13 @@ const stableBalance = stateRead(STABLE_POOL_ABI, "balances", 0n)
 const stableA = stateRead(STABLE_POOL_ABI, "A_precise")
 const stableFee = stateRead(STABLE_POOL_ABI, "fee")
 const stableRampEnd = stateRead(STABLE_POOL_ABI, "future_A_time")
+const stableAdminFee = stateRead(STABLE_POOL_ABI, "admin_fee")
 
 /** The reads of pools; V4 pools are read through their venue's StateView. */
 export const poolReads = () => {
   /**
-   * reserves (V2); slot0 then liquidity (V3, V4); balances, A_precise, fee
-   * and future_A_time (stable pools): their indexes in the batch
+   * reserves (V2); slot0 then liquidity (V3, V4); balances, A_precise, fee,
+   * future_A_time and admin_fee (stable pools): their indexes in the batch
    */
   const baseReadsOf = (meta: Meta, push: PushRead): number[] => {
     switch (meta.kind) {
@@ -215,6 +216,7 @@ export const poolReads = () => {
           push(stableA(meta.id)),
           push(stableFee(meta.id)),
           push(stableRampEnd(meta.id)),
+          push(stableAdminFee(meta.id)),
         ]
     }
   }

@@ -21,20 +21,25 @@
 //     liquidity after it: a pool whose every log of the step carried its state
 //     takes it from its last log and is not read. A second
 //     eth_getLogs over the stable pools and the stable factories: any log of a
-//     pool touches it; any log of a factory has its pool_count() and the new
-//     pool_list(i) read again. Stable pools, listed or found through a factory,
-//     are discovered by reading their coins and the coins' decimals once. The
-//     node's priority fee is asked beside the logs (it needs nothing they say),
-//     so a block step waits on two rounds of requests, the logs then the reads.
+//     pool touches it, and a pool that keeps its fees in its balances
+//     (admin_fee() 0), whose A is steady and whose every log was a
+//     TokenExchange the pool's math pays again to the unit takes the balances
+//     they leave (state-from-logs.ts); any log of a factory has its
+//     pool_count() and the new pool_list(i) read again. Stable pools, listed or
+//     found through a factory, are discovered by reading their coins and the
+//     coins' decimals once. The node's priority fee and the block's own reads
+//     (timestamp, base fee, the executor's settings and the reference prices,
+//     one Multicall3 eth_call at the head) are asked beside the logs: they need
+//     nothing the logs say, so a block whose touched pools all said their state
+//     is one round of requests, and any other two, the logs then the reads.
 //  2. New pools are checked with Tokens.routability (holders: the pool, or its
 //     PoolManager); pools with an unroutable token, hooks or a dynamic fee are
 //     not published. A pool whose tokens could not be checked yet (empty) is
 //     checked again when it is next touched.
-//  3. One Multicall3 eth_call at the head: block timestamp and base fee, then
-//     reserves (V2), slot0 + liquidity (V3, V4 via StateView) or balances, A
-//     and fee (stable pools; also every block while A ramps) of every new
-//     pool and every touched pool its logs did not say, and the named ticks
-//     of touched pools. Swaps never change a
+//  3. One Multicall3 eth_call at the head: reserves (V2), slot0 + liquidity
+//     (V3, V4 via StateView) or balances, A, fee and admin fee (stable pools;
+//     also every block while A ramps) of every new pool and every touched pool
+//     its logs did not say, and the named ticks of touched pools. Swaps never change a
 //     tick's liquidityNet, so a touched pool keeps its tick list unless a
 //     liquidity change named a tick.
 //  4. Only for new pools and pools whose price drifted into the outer quarter of
@@ -44,8 +49,7 @@
 //     ticks in two more batched reads). The window is whole bitmap words covering
 //     ±tickWindow ticks around the current tick (default 32768 ticks, a price
 //     factor of ~26.5 either way); each pool publishes it as [tickLower, tickUpper].
-// Steps 2 to 4 are the start's too. The executor's settings and the reference
-// prices are read in the same batched read as step 3, and its registry
+// Steps 2 to 4 are the start's too. The executor's registry
 // (RouterAllowlistChanged, VenueSet, StablePoolSet) is followed from the logs:
 // with an executor, only pools of venues its owner registered, and stable pools
 // it registered, are published.
@@ -58,6 +62,7 @@ import { CREATION_TOPICS, FOLLOWED_TOPICS, LIQUIDITY_TOPICS, MULTICALL3_BLOCK_AB
 import { blockSettingsReads } from "./block-settings.ts"
 import { classify, type Exclusion } from "./classification.ts"
 import { logDecoder, type LoggedState } from "./log-decoding.ts"
+import { stateFromLogs, type StateFromLogs } from "./state-from-logs.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { PersistentMap } from "./persistent-map.ts"
 import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
@@ -82,6 +87,12 @@ export interface ActorState {
   readonly hidden: ReadonlySet<string>
   /** stable pools whose A is ramping: read at every block until the ramp ends */
   readonly ramping: ReadonlySet<string>
+  /**
+   * stable pools whose admin_fee() was 0 at their last read: every fee stays in their balances, so
+   * the exchanges their logs record say the balances they leave (not stored: a restored pool is
+   * read when next touched)
+   */
+  readonly keepsFees?: ReadonlySet<string>
   /** the executor's registry, from its owner's events */
   readonly registry: Registry
   /** the pools each stable factory (lower-case) is known to list: pool_list(0 … n-1) were read */
@@ -205,6 +216,12 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
   const lensAt = (data: Hex, head: bigint) =>
     rpc.call({ to: TICK_LENS_ADDRESS, data, blockNumber: head, stateOverride: [{ address: TICK_LENS_ADDRESS, code: tickLensCode() }] })
   const settingsReads = blockSettingsReads(config.executor, config.priceFeeds ?? [])
+  // the block's own reads at the head: its timestamp, its base fee, then the settings
+  const blockReads: readonly Read<unknown>[] = [
+    read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getCurrentBlockTimestamp", args: [] }) as Read<unknown>,
+    read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getBasefee", args: [] }) as Read<unknown>,
+    ...settingsReads.reads,
+  ]
   const { registryEvent, stableFactory, discover, touch } = logDecoder(config.venues, config.executor)
   const { baseReadsOf, tickRead, windowTicks } = poolReads()
   const emitters: Address[] = config.venues.flatMap((v) =>
@@ -246,19 +263,31 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
 
   const advance = (starting: boolean, world: ActorState, head: bigint) =>
     Effect.gen(function* () {
-      // the first round: the logs, and the priority fee beside them (it waits on nothing the logs say)
-      const [logs, priorityFee] = yield* Effect.all(
-        [world.block >= head ? Effect.succeed<readonly RpcLog[]>([]) : starting ? startLogs(world, head) : blockLogs(world, head), rpc.maxPriorityFeePerGas()],
-        { concurrency: 2 },
+      // the first round: the logs, and beside them what waits on nothing they say: the priority fee, and the
+      // block's timestamp, base fee and settings at the head (a block whose every touched pool's logs said its
+      // state needs no second round)
+      const [logs, priorityFee, blockResults] = yield* Effect.all(
+        [
+          world.block >= head ? Effect.succeed<readonly RpcLog[]>([]) : starting ? startLogs(world, head) : blockLogs(world, head),
+          rpc.maxPriorityFeePerGas(),
+          multicallAt(blockReads, head),
+        ],
+        { concurrency: 3 },
       )
+      const blockValue = <A>(i: number): A | undefined => {
+        const r = blockResults[i] as ReadResult<A>
+        return r.success ? r.value : undefined
+      }
+      const blockTimestamp = blockValue<bigint>(0) ?? 0n
+      const baseFee = blockValue<bigint>(1) ?? 0n
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
       const metas = PersistentMap.from(world.metas).edit()
       const fresh: Meta[] = []
       const touched = new Set<string>()
       const namedTicks = new Map<string, Set<number>>()
-      // the state the pool's last log left, for pools every log of which said it (in block order: the last wins)
-      const logged = new Map<string, LoggedState>()
+      // what each log of a pool said of its state, in block order, for pools every log of which said it
+      const logged = new Map<string, LoggedState[]>()
       const unsaid = new Set<string>()
       let registry = world.registry
       const loggedFactories = new Set<string>()
@@ -284,8 +313,12 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         const hit = touch(log, metas)
         if (hit === undefined) continue
         touched.add(hit.key)
-        if (hit.after !== undefined) logged.set(hit.key, hit.after)
-        else unsaid.add(hit.key)
+        if (hit.after === undefined) unsaid.add(hit.key)
+        else {
+          const said = logged.get(hit.key)
+          if (said === undefined) logged.set(hit.key, [hit.after])
+          else said.push(hit.after)
+        }
         if (hit.ticks.length > 0) {
           const set = namedTicks.get(hit.key) ?? new Set<number>()
           for (const t of hit.ticks) set.add(t)
@@ -312,9 +345,9 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         }
       }
       // stable pools not known yet, listed or found (a pool both listed and found is one pool, of the venue
-      // that lists it): their coins and decimals, once
+      // that lists it): their coins and decimals, once (the configured list is known or excluded after the start)
       const seen = new Set<string>()
-      const unknownStable = [...listedStablePools, ...listedByFactory].filter(({ pool }) => {
+      const unknownStable = [...(starting ? listedStablePools : []), ...listedByFactory].filter(({ pool }) => {
         const key = pool.toLowerCase()
         if (metas.has(key) || world.excluded.has(key) || seen.has(key)) return false
         seen.add(key)
@@ -347,24 +380,23 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         } else excluded.set(key, verdict)
       }
       const loading = new Set(toLoad.map((m) => m.key))
-      // a known pool whose every log this step said the state it left is taken from its last log (a block step
-      // only; the start reads every pool); the others are read at the head
+      // a known pool whose every log this step said the state it left takes it from its logs (a block step
+      // only; the start reads every pool): a pair or a concentrated pool from its last log, a stable pool
+      // that keeps its fees and whose A is steady by running its exchanges again; the others are read at the head
       const toRefresh: Meta[] = []
-      const fromLogs: { meta: Meta; after: LoggedState }[] = []
+      const fromLogs: { meta: Meta; after: StateFromLogs }[] = []
       for (const key of touched) {
-        if (!world.states.has(key) || loading.has(key)) continue
-        const after = starting || unsaid.has(key) ? undefined : logged.get(key)
+        const previous = world.states.get(key)
+        if (previous === undefined || loading.has(key)) continue
+        const said = starting || unsaid.has(key) ? undefined : logged.get(key)
+        const after = said === undefined ? undefined : stateFromLogs(previous, said, world.keepsFees?.has(key) === true && !world.ramping.has(key))
         if (after !== undefined) fromLogs.push({ meta: metas.get(key)!, after })
         else toRefresh.push(metas.get(key)!)
       }
 
-      // phase 1, one batched read at the head: the block, and the slot/reserves of every pool read
+      // phase 1, one batched read at the head: the slot/reserves of every pool read
       const reads: Read<unknown>[] = []
       const push = <A>(r: Read<A>): number => reads.push(r as Read<unknown>) - 1
-      const timestampAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getCurrentBlockTimestamp", args: [] }))
-      const basefeeAt = push(read({ address: config.multicall3, abi: MULTICALL3_BLOCK_ABI, functionName: "getBasefee", args: [] }))
-      const settingsAt = reads.length
-      for (const r of settingsReads.reads) push(r)
       const baseReads = new Map<string, number[]>()
       const tickReads = new Map<string, { tick: number; at: number }[]>()
       for (const meta of [...toLoad, ...toRefresh]) baseReads.set(meta.key, baseReadsOf(meta, push))
@@ -375,15 +407,13 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         const inWindow = [...named].filter((t) => t >= state.tickLower && t <= state.tickUpper)
         tickReads.set(meta.key, inWindow.map((tick) => ({ tick, at: push(tickRead(meta as ConcentratedMeta, tick)) })))
       }
-      const results = yield* multicallAt(reads, head)
+      const results = reads.length > 0 ? yield* multicallAt(reads, head) : []
       const value = <A>(i: number): A | undefined => {
         const r = results[i] as ReadResult<A>
         return r.success ? r.value : undefined
       }
-      const blockTimestamp = value<bigint>(timestampAt) ?? 0n
-      const baseFee = value<bigint>(basefeeAt) ?? 0n
       const venueIds = venueIdsOf(registry, config.venues)
-      const settings = settingsReads.decode(results.slice(settingsAt, settingsAt + settingsReads.reads.length), {
+      const settings = settingsReads.decode(blockResults.slice(2), {
         allowedRouters: registry.allowedRouters,
         venueIds,
       })
@@ -391,6 +421,16 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const states = PersistentMap.from(world.states).edit()
       const hidden = new Set(world.hidden)
       const ramping = new Set(world.ramping)
+      // copied when a stable pool's read changes it
+      let keepsFees: ReadonlySet<string> = world.keepsFees ?? new Set<string>()
+      let keepsFeesCopy: Set<string> | undefined
+      const keptFees = (key: string, kept: boolean) => {
+        if (keepsFees.has(key) === kept) return
+        keepsFeesCopy ??= new Set(keepsFees)
+        keepsFees = keepsFeesCopy
+        if (kept) keepsFeesCopy.add(key)
+        else keepsFeesCopy.delete(key)
+      }
       const refreshed: string[] = []
       const fullTicks: { meta: ConcentratedMeta; base: Omit<ConcentratedPoolState, "ticks" | "tickLower" | "tickUpper"> }[] = []
       for (const meta of [...toLoad, ...toRefresh]) {
@@ -428,6 +468,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           // a pool without future_A_time is taken as not ramping
           if ((value<bigint>(at[n + 2]!) ?? 0n) > blockTimestamp) ramping.add(meta.key)
           else ramping.delete(meta.key)
+          // a pool without admin_fee is taken as keeping some of its fees out of its balances
+          keptFees(meta.key, value<bigint>(at[n + 3]!) === 0n)
           states.set(meta.key, {
             kind: "curve-stableswap",
             venue: meta.venue,
@@ -476,7 +518,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         states.set(meta.key, { ...base, ticks, tickLower: previous.tickLower, tickUpper: previous.tickUpper })
       }
       // the pools whose logs said their state: a pair's reserves; a V3 or V4 pool's price, tick and liquidity,
-      // over the ticks it had (a swap changes no tick's liquidityNet) unless its price drifted to its window's edge
+      // over the ticks it had (a swap changes no tick's liquidityNet) unless its price drifted to its window's edge;
+      // a stable pool's balances after its exchanges
       for (const { meta, after } of fromLogs) {
         const previous = world.states.get(meta.key)!
         refreshed.push(meta.key)
@@ -489,6 +532,10 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           const base = { ...kept, sqrtPriceX96: after.sqrtPriceX96, tick: after.tick, liquidity: after.liquidity }
           if (needsRecentering(previous, after.tick, halfWidth)) fullTicks.push({ meta: meta as ConcentratedMeta, base })
           else states.set(meta.key, { ...base, ticks, tickLower, tickUpper })
+          continue
+        }
+        if (previous.kind === "curve-stableswap" && after.kind === "balances") {
+          states.set(meta.key, { ...previous, balances: after.balances })
           continue
         }
         return yield* readFailure("logged state", meta)
@@ -569,6 +616,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         states: nextStates,
         hidden,
         ramping,
+        keepsFees,
         registry,
         factoryCounts,
         stablePools,

@@ -6,13 +6,14 @@ import { describe, expect, test } from "bun:test"
 import fc from "fast-check"
 import { decodeEventLog, encodeAbiParameters, type Address, type Hex } from "viem"
 import type { RpcLog } from "../../src/chain/index.ts"
-import { TOPIC, V2_PAIR_ABI, V3_POOL_ABI, V4_POOL_MANAGER_ABI } from "../../src/market/abis.ts"
+import { STABLE_EVENTS_ABI, TOPIC, V2_PAIR_ABI, V3_POOL_ABI, V4_POOL_MANAGER_ABI } from "../../src/market/abis.ts"
 import { logDecoder } from "../../src/market/log-decoding.ts"
 import { v4Key, type Meta } from "../../src/market/pool-meta.ts"
 
 const PAIR = "0x00000000000000000000000000000000000000a2" as Address
 const POOL = "0x00000000000000000000000000000000000000a3" as Address
 const MANAGER = "0x00000000000000000000000000000000000000a4" as Address
+const STABLE = "0x00000000000000000000000000000000000000a5" as Address
 const ID = `0x${"44".repeat(32)}` as Hex
 const TOKEN0 = "0x0000000000000000000000000000000000000001" as Address
 const TOKEN1 = "0x0000000000000000000000000000000000000002" as Address
@@ -23,11 +24,13 @@ const { touch } = logDecoder(
     { name: "v2", kind: "uniswap-v2", factory: "0x00000000000000000000000000000000000000f2", feeBps: 30 },
     { name: "v3", kind: "uniswap-v3", factory: "0x00000000000000000000000000000000000000f3", deployer: "0x00000000000000000000000000000000000000f3" },
     { name: "v4", kind: "uniswap-v4", poolManager: MANAGER, stateView: "0x00000000000000000000000000000000000000f4" },
+    { name: "stable", kind: "curve-stableswap", pools: [STABLE] },
   ],
   undefined,
 )
 const metas = new Map<string, Meta>([
   [PAIR, { kind: "uniswap-v2", venue: "v2", key: PAIR, id: PAIR, token0: TOKEN0, token1: TOKEN1, feeBps: 30 }],
+  [STABLE, { kind: "curve-stableswap", venue: "stable", key: STABLE, id: STABLE, coins: [TOKEN0, TOKEN1, SENDER.replace(/^0x0{24}/, "0x") as Address], rates: [1n, 1n, 1n] }],
   [POOL, { kind: "uniswap-v3", venue: "v3", key: POOL, id: POOL, token0: TOKEN0, token1: TOKEN1, fee: 500, tickSpacing: 10 }],
   [
     v4Key(ID, MANAGER),
@@ -82,6 +85,23 @@ describe("the state a log leaves", () => {
     )
   })
 
+  test("a stable pool's TokenExchange: the coins and amounts viem decodes", () => {
+    const coin = fc.integer({ min: 0, max: 7 })
+    fc.assert(
+      fc.property(coin, uint(256), coin, uint(256), (sold, dx, bought, dy) => {
+        fc.pre(sold !== bought)
+        const data = encodeAbiParameters([{ type: "int128" }, { type: "uint256" }, { type: "int128" }, { type: "uint256" }], [BigInt(sold), dx, BigInt(bought), dy])
+        const topics: [Hex, Hex] = [TOPIC.stableTokenExchange, SENDER]
+        const args = decodeEventLog({ abi: STABLE_EVENTS_ABI, topics, data }).args as { sold_id: bigint; tokens_sold: bigint; bought_id: bigint; tokens_bought: bigint }
+        expect(touch(log(STABLE, topics, data), metas)).toEqual({
+          key: STABLE,
+          ticks: [],
+          after: { kind: "exchange", sold: Number(args.sold_id), dx: args.tokens_sold, bought: Number(args.bought_id), dy: args.tokens_bought },
+        })
+      }),
+    )
+  })
+
   test("data that is not the event's says no state: the pool is touched, and read at the head", () => {
     const word = (n: bigint) => n.toString(16).padStart(64, "0")
     const cases: [Address, Hex[], string][] = [
@@ -93,6 +113,13 @@ describe("the state a log leaves", () => {
       [POOL, [TOPIC.v3Swap, SENDER, SENDER], word(0n) + word(0n) + word(1n) + word(1n) + word((1n << 24n) - 1n)],
       [POOL, [TOPIC.v3Swap, SENDER, SENDER], word(0n) + word(0n) + word(1n << 160n) + word(1n) + word(1n)],
       [MANAGER, [TOPIC.v4Swap, ID, SENDER], word(0n) + word(0n) + word(1n) + word(1n)],
+      // a coin index past 7 or negative, the same coin both ways, the bought amount missing
+      [STABLE, [TOPIC.stableTokenExchange, SENDER], word(8n) + word(1n) + word(0n) + word(1n)],
+      [STABLE, [TOPIC.stableTokenExchange, SENDER], word((1n << 256n) - 1n) + word(1n) + word(0n) + word(1n)],
+      [STABLE, [TOPIC.stableTokenExchange, SENDER], word(1n) + word(1n) + word(1n) + word(1n)],
+      [STABLE, [TOPIC.stableTokenExchange, SENDER], word(0n) + word(1n) + word(1n)],
+      // any other log of a stable pool (a deposit, a withdrawal, an LP transfer)
+      [STABLE, [`0x${"12".repeat(32)}`, SENDER], word(0n)],
     ]
     for (const [address, topics, data] of cases) {
       const hit = touch(log(address, topics, `0x${data}`), metas)

@@ -28,7 +28,7 @@ const POOLS: { meta: Meta; calls: { abi: Abi; functionName: string }[] }[] = [
   },
   {
     meta: { ...base, kind: "curve-stableswap", id: A, coins: [A, B], rates: [1n, 1n] },
-    calls: ["balances", "balances", "A_precise", "fee", "future_A_time"].map((functionName) => ({ abi: STABLE_POOL_ABI, functionName })),
+    calls: ["balances", "balances", "A_precise", "fee", "future_A_time", "admin_fee"].map((functionName) => ({ abi: STABLE_POOL_ABI, functionName })),
   },
 ]
 

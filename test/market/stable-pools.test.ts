@@ -209,8 +209,10 @@ describe("following a stable pool", () => {
     expect(dy).toBeGreaterThan(0n)
 
     const after = await expectOnlyRefreshed(before, receipt.blockNumber, [keyOf(pool)])
-    // one batched read for the block
-    expect(multicalls.filter((m) => m.blockNumber === receipt.blockNumber).length).toBe(1)
+    // one batched read for the block, its own: the exchange's log said the balances it left
+    const reads = multicalls.filter((m) => m.blockNumber === receipt.blockNumber)
+    expect(reads.length).toBe(1)
+    expect(reads[0]!.targets).not.toContain(pool.pool.toLowerCase())
     const state = after.pools.get(keyOf(pool)) as StablePoolState
     expect(state).not.toBe(previous)
     expect(state).toEqual(await stableStateOnChain(pool, after.blockNumber))
@@ -219,6 +221,53 @@ describe("following a stable pool", () => {
     expect(state.coins).toBe(previous.coins)
     expect(state.rates).toBe(previous.rates)
     expect(after.pools.size).toBe(before.pools.size)
+  })
+})
+
+/** The two-coin add_liquidity overload of StableSwapPool. */
+const ADD_LIQUIDITY_2 = [STABLE_POOL.find((item) => item.type === "function" && item.name === "add_liquidity" && item.inputs[0]?.type === "uint256[2]")!] as Abi
+
+/** Sends the transactions (each waiting only to be in the pool), then mines them in one block; returns that block. */
+const inOneBlock = async (sends: readonly (() => Promise<Hex>)[]): Promise<bigint> => {
+  await devnet.client.request({ method: "evm_setAutomine", params: [false] } as never)
+  try {
+    const hashes: Hex[] = []
+    for (const sent of sends) hashes.push(await sent())
+    await devnet.client.request({ method: "evm_mine", params: [] } as never)
+    const receipts = await Promise.all(hashes.map((hash) => devnet.client.waitForTransactionReceipt({ hash })))
+    for (const r of receipts) if (r.status !== "success") throw new Error(`transaction ${r.transactionHash} reverted`)
+    expect(new Set(receipts.map((r) => r.blockNumber)).size).toBe(1)
+    return receipts[0]!.blockNumber
+  } finally {
+    await devnet.client.request({ method: "evm_setAutomine", params: [true] } as never)
+  }
+}
+const sendOnly = (address: Address, abi: Abi, functionName: string, args: readonly unknown[]) => () =>
+  devnet.client.writeContract({ address, abi, functionName, args, account: alice, chain: devnet.client.chain, gas: GAS } as never) as Promise<Hex>
+
+describe("a stable pool's block from its logs", () => {
+  test("exchanges both ways on one pool in one block: run again in order, nothing read; an exchange beside a deposit on another: that pool is read; both equal the chain's", async () => {
+    const three = stablePools(devnet.manifest).find((p) => p.tokens.length === 3)!
+    const two = stablePools(devnet.manifest).find((p) => p.tokens.length === 2)!
+    const [usdt, dai] = ["USDT", "DAI"].map((symbol) => tokenAddress(devnet.manifest, symbol))
+    const coinsOfTwo = two.tokens.map((symbol) => tokenAddress(devnet.manifest, symbol))
+    for (const token of [usdt!, dai!]) await send(alice, token, ERC20, "approve", [three.pool, maxUint256])
+    for (const token of coinsOfTwo) await send(alice, token, ERC20, "approve", [two.pool, maxUint256])
+    const [i, j] = [three.tokens.indexOf("USDT"), three.tokens.indexOf("DAI")]
+    const unit = (symbol: string) => 10n ** BigInt(devnet.manifest.tokens[symbol]!.decimals)
+    const before = await snapshot()
+    const block = await inOneBlock([
+      sendOnly(three.pool as Address, STABLE_POOL, "exchange", [BigInt(i), BigInt(j), 12_345n * unit("USDT") + 678n, 0n]),
+      sendOnly(three.pool as Address, STABLE_POOL, "exchange", [BigInt(j), BigInt(i), 9_876n * unit("DAI") + 5n, 0n]),
+      sendOnly(two.pool as Address, STABLE_POOL, "exchange", [0n, 1n, 1_000n * unit(two.tokens[0]!), 0n]),
+      sendOnly(two.pool as Address, ADD_LIQUIDITY_2, "add_liquidity", [[500n * unit(two.tokens[0]!), 700n * unit(two.tokens[1]!)], 0n]),
+    ])
+    const after = await expectOnlyRefreshed(before, block, [keyOf(three), keyOf(two)])
+    expect(after.pools.get(keyOf(three))).toEqual(await stableStateOnChain(three, block))
+    expect(after.pools.get(keyOf(two))).toEqual(await stableStateOnChain(two, block))
+    const targets = multicalls.filter((m) => m.blockNumber === block).flatMap((m) => m.targets)
+    expect(targets).not.toContain(three.pool.toLowerCase())
+    expect(targets).toContain(two.pool.toLowerCase())
   })
 })
 

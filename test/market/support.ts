@@ -51,6 +51,8 @@ export const marketConfig = (manifest: Manifest, overrides: Partial<MarketConfig
 export interface MulticallRecord {
   readonly calls: number
   readonly blockNumber: bigint | undefined
+  /** the contracts read, lower-case, in the batch's order */
+  readonly targets: readonly string[]
 }
 
 /** An Rpc whose multicalls are recorded in `log` (the real service underneath). */
@@ -61,7 +63,7 @@ export const recordingRpc = (config: RpcConfig, log: MulticallRecord[]): Layer.L
       ...rpc,
       multicall: ((reads, options) =>
         Effect.zipRight(
-          Effect.sync(() => log.push({ calls: reads.length, blockNumber: options?.blockNumber })),
+          Effect.sync(() => log.push({ calls: reads.length, blockNumber: options?.blockNumber, targets: reads.map((r) => r.target.toLowerCase()) })),
           rpc.multicall(reads, options),
         )) as typeof rpc.multicall,
     })),
