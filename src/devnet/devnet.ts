@@ -82,6 +82,9 @@ export const startDevnet = async (options: DevnetOptions = {}): Promise<RunningD
         writeCachedState(key, { state, manifest: Schema.encodeSync(Manifest)(manifest) })
       }
     }
+    // a block mined now, built or loaded alike: the chain's time is the clock's, not the time a cached
+    // state's blocks were mined at (a deadline or a permit's expiry is judged against the head's time)
+    await client.request({ method: "evm_mine" as never, params: [] as never })
     aggregator = startAggregator(manifest, node, options.aggregatorPort ?? 0)
     manifest = { ...manifest, aggregators: [{ name: aggregator.name, kind: aggregator.kind, url: aggregator.url, apiKey: DEVNET_AGGREGATOR_API_KEY }] }
     if (options.manifestPath !== undefined) writeManifest(options.manifestPath, manifest)

@@ -1,8 +1,9 @@
 // The default scenario, built on a real node: Uniswap's own code, pools that
 // hold what the scenario asked, funded accounts, price feeds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
-import { readFileSync } from "node:fs"
-import { getAddress, hexToBytes, pad, type Address, type Hex } from "viem"
+import { existsSync, readFileSync, rmSync } from "node:fs"
+import { join } from "node:path"
+import { createPublicClient, getAddress, hexToBytes, http, pad, type Address, type Hex } from "viem"
 import { uniswapArtifact, ownArtifact, type UniswapContract } from "../../src/contracts/artifacts.ts"
 import { getSqrtRatioAtTick, getTickAtSqrtRatio } from "../../src/amm/index.ts"
 import {
@@ -17,6 +18,8 @@ import {
   type Manifest,
 } from "../../src/devnet/index.ts"
 import { parseRational, parseUnitsExact } from "../../src/devnet/decimal.ts"
+import { startDevnet } from "../../src/devnet/devnet.ts"
+import { CACHE_DIR, stateKey } from "../../src/devnet/state-cache.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
 import { checkExecutorRegistration, checkPoolsOnTheirVenue, checkStableFactories, checkStablePools, checkVenueList, stableAbi } from "./venue-checks.ts"
 
@@ -290,4 +293,34 @@ describe("venues", () => {
       for (const single of alone) expect(split).toBeGreaterThan(single)
     }
   })
+})
+
+describe("the state cache", () => {
+  test("a devnet loaded from it has its head mined at the clock's time, not at the time the cached blocks were mined", async () => {
+    // a scenario of this run's own (one account's DAI differs), so its cache entry is this test's
+    const own = JSON.parse(readFileSync(DEFAULT_SCENARIO_PATH, "utf8")) as { balances: { amounts: Record<string, string> }[] }
+    own.balances[0]!.amounts.DAI = String(100_000 + Math.floor(Math.random() * 1_000_000))
+    const text = JSON.stringify(own)
+    const entry = join(CACHE_DIR, `${stateKey(text)}.json`)
+    try {
+      const built = await startDevnet({ scenarioText: text, port: 0 })
+      expect(built.fromCache).toBe(false)
+      await built.stop()
+      expect(existsSync(entry)).toBe(true)
+      // the cached blocks grow older than a second
+      await Bun.sleep(2_500)
+      const loaded = await startDevnet({ scenarioText: text, port: 0 })
+      try {
+        expect(loaded.fromCache).toBe(true)
+        const head = await createPublicClient({ transport: http(loaded.manifest.rpcUrl) }).getBlock({ blockTag: "latest" })
+        const now = BigInt(Math.floor(Date.now() / 1000))
+        expect(head.timestamp).toBeGreaterThanOrEqual(now - 1n)
+        expect(head.timestamp).toBeLessThanOrEqual(now)
+      } finally {
+        await loaded.stop()
+      }
+    } finally {
+      rmSync(entry, { force: true })
+    }
+  }, 60_000)
 })
