@@ -172,6 +172,12 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       })),
       config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},
     )
+    /**
+     * A node request with its span (what traces and the benchmarks time), without the caller's stack:
+     * Effect.fn makes an Error on every call for it, a cost each block step, /swap and poll pays
+     */
+    const traced = <Args extends unknown[], A, E>(name: string, body: (...args: Args) => Effect.Effect<A, E>) =>
+      (...args: Args): Effect.Effect<A, E> => Effect.withSpan(body(...args), name, { captureStackTrace: false })
     const attempt = <A>(method: string, f: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
       Effect.tapError(endpoints.request(method, f), (e) =>
         Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
@@ -185,21 +191,19 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       })
     }
 
-    const blockNumber = Effect.fn("Rpc.blockNumber")(function* () {
-      return yield* attempt("eth_blockNumber", (client) => client.getBlockNumber({ cacheTime: 0 }))
-    })
+    const blockNumber = traced("Rpc.blockNumber", () => attempt("eth_blockNumber", (client) => client.getBlockNumber({ cacheTime: 0 })))
 
-    const getBlock = Effect.fn("Rpc.getBlock")(function* (number?: bigint) {
+    const getBlock = traced("Rpc.getBlock", (number?: bigint) => Effect.gen(function* () {
       const block = yield* attempt("eth_getBlockByNumber", (client) =>
         number === undefined ? client.getBlock({ blockTag: "latest" }) : client.getBlock({ blockNumber: number }),
       )
       return { number: block.number, hash: block.hash, timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? 0n } satisfies RpcBlock
-    })
+    }))
 
-    const maxPriorityFeePerGas = Effect.fn("Rpc.maxPriorityFeePerGas")(function* () {
+    const maxPriorityFeePerGas = traced("Rpc.maxPriorityFeePerGas", () => Effect.gen(function* () {
       const hex = yield* attempt("eth_maxPriorityFeePerGas", (client) => client.request({ method: "eth_maxPriorityFeePerGas" }))
       return hexToBigInt(hex)
-    })
+    }))
 
     type LogFilter = Parameters<RpcService["getLogs"]>[0]
     const getLogsOnce = (filter: LogFilter) => Effect.gen(function* () {
@@ -228,11 +232,10 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       )
     })
     const walkLogs = makeLogWalker(config.logRanges)
-    const getLogs = Effect.fn("Rpc.getLogs")(function* (filter: LogFilter) {
-      return yield* walkLogs((fromBlock, toBlock) => getLogsOnce({ ...filter, fromBlock, toBlock }), filter.fromBlock, filter.toBlock)
-    })
+    const getLogs = traced("Rpc.getLogs", (filter: LogFilter) =>
+      walkLogs((fromBlock, toBlock) => getLogsOnce({ ...filter, fromBlock, toBlock }), filter.fromBlock, filter.toBlock))
 
-    const call = Effect.fn("Rpc.call")(function* (params: CallParams) {
+    const call = traced("Rpc.call", (params: CallParams) => Effect.gen(function* () {
       const result = yield* attempt("eth_call", (client) =>
         client.call({
           to: params.to,
@@ -246,9 +249,9 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
         }),
       )
       return result.data ?? "0x"
-    })
+    }))
 
-    const simulate = Effect.fn("Rpc.simulate")(function* (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) {
+    const simulate = traced("Rpc.simulate", (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) => Effect.gen(function* () {
       const result = yield* attempt("eth_simulateV1", async (client) => {
         try {
           return (await (client.request as (args: { method: string; params: unknown }) => Promise<unknown>)({
@@ -265,10 +268,10 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
         return yield* new RpcError({ reason: "decode", method: "eth_simulateV1", message: "the answer does not have one result per call" })
       }
       return result.map((block) => block.calls!.map((c: SimulatedCallRpc): SimulatedCall => simulatedCall(c)))
-    })
+    }))
 
-    const estimateGas = Effect.fn("Rpc.estimateGas")(function* (params: EstimateGasParams) {
-      return yield* attempt("eth_estimateGas", (client) =>
+    const estimateGas = traced("Rpc.estimateGas", (params: EstimateGasParams) =>
+      attempt("eth_estimateGas", (client) =>
         client.estimateGas({
           account: params.from,
           to: params.to,
@@ -278,8 +281,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
           ...(params.blockNumber !== undefined ? { blockNumber: params.blockNumber } : {}),
           ...(params.stateOverride !== undefined ? { stateOverride: params.stateOverride } : {}),
         }),
-      )
-    })
+      ))
 
     const multicall = makeMulticall(config.multicall3, batchSize, call) as RpcService["multicall"]
 
