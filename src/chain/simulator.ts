@@ -313,7 +313,8 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
         return gas * 10_000n <= call.gasUsed * (known.ratio + PREDICTED_CEILING_BPS) ? { checked, limit: gas } : { checked, limit: undefined }
       })
 
-    const simulateExecute = Effect.fn("Simulator.simulateExecute")(function* (params: SimulateExecute) {
+    // its span without the caller's stack (Effect.fn would make an Error on every /swap for it)
+    const simulateExecute = (params: SimulateExecute) => Effect.gen(function* () {
       const { state: stateOverride, coversGrid } = yield* overrides(params)
       const first = params.findGasLimit === true && coversGrid ? yield* predicted(params, stateOverride) : undefined
       if (first?.limit !== undefined) return yield* Effect.as(searched("predicted"), { ok: true, gasLimit: first.limit, returnData: first.checked.returnData } as const)
@@ -326,7 +327,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
       return { ok: true, gasLimit: limit, returnData: outcome.returnData } as const
-    })
+    }).pipe(Effect.withSpan("Simulator.simulateExecute", { captureStackTrace: false }))
 
     return { simulateExecute } satisfies SimulatorShape
   })
