@@ -20,7 +20,7 @@ import { graphOf } from "../src/routing/index.ts"
 import { chainServices } from "../src/swap/live.ts"
 import { startHistoryDevnet, type HistoryDevnet } from "./market-history/index.ts"
 import type { Measurement } from "./measurement.ts"
-import { startHistoryProcess } from "./support/history-process.ts"
+import { startHistoryProcess, type HistoryProcess } from "./support/history-process.ts"
 
 const POOLS = 2_000
 const BLOCKS = 1_000_000
@@ -198,7 +198,75 @@ const heapAfterGc = () => {
   return process.memoryUsage().heapUsed
 }
 
-/** 20,000 pools over a short history, no request rate limit: the market's memory and a block touching 200 pools. */
+/** The blocks a running service follows: `STEPS` blocks touching 200 pools each, timed from their mining and by the service's spans. */
+const measureSteps = async (runtime: ReturnType<typeof services>, spans: SpanRecorder, history: HistoryProcess, counted: boolean) => {
+  const touched: number[] = []
+  const own: number[] = []
+  const node: number[] = []
+  const cpu: number[] = []
+  let requests = 0
+  let rounds: readonly string[] = []
+  for (let i = 0; i < STEPS; i++) {
+    if (counted) await history.resetCounts()
+    const { block, confirmed } = await history.sendTouch(200)
+    const mined = performance.now()
+    // this process runs the service alone: its CPU from the block mined to the World at it (a poll included)
+    const cpuBefore = process.cpuUsage()
+    await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
+    const used = process.cpuUsage(cpuBefore)
+    cpu.push((used.user + used.system) / 1000)
+    touched.push(performance.now() - mined)
+    await confirmed()
+    if (counted) requests = (await history.counts()).total
+    const step = spans.block(block)
+    if (step !== undefined) {
+      own.push(step.ms)
+      node.push(step.nodeMs)
+      rounds = step.rounds
+    }
+  }
+  return { touched, own, node, cpu, requests, rounds }
+}
+
+/** The rows of `measureSteps`' figures; `how` says how the service reached the node. */
+const stepRows = (pools: number, how: string, steps: Awaited<ReturnType<typeof measureSteps>>, counted: boolean): Measurement[] => {
+  const { touched, own, node, cpu, requests, rounds } = steps
+  const rows: Measurement[] = [
+    { name: `refresh of a block touching 200 of ${pools} pools, median of ${STEPS}${how}`, value: median(touched), unit: "ms", note: `${counted ? `${requests} requests for the last; ` : ""}the poll every 100 ms included` },
+    {
+      name: `the service's CPU for that block (from its mining to its World), median of ${STEPS}${how}`,
+      value: median(cpu),
+      unit: "ms",
+      note: `process.cpuUsage of the service's process (the node, its history and the proxy run in another): ${cpu.map((ms) => ms.toFixed(1)).join(", ")} ms`,
+    },
+  ]
+  if (own.length > 0) {
+    rows.push(
+      {
+        name: `the market's step for that block (new head seen to World published), median of ${own.length}${how}`,
+        value: median(own),
+        unit: "ms",
+        target: "< 20",
+        met: median(own) < 20,
+        note: `of which the node's answers (eth_getLogs, Multicall3 eth_call, priority fee) ${median(node).toFixed(1)} ms; the rest in the service: ${own.map((ms, i) => (ms - node[i]!).toFixed(1)).join(", ")} ms`,
+      },
+      {
+        name: `the node's requests of that step, in rounds (each waiting on the one before)${how}`,
+        value: rounds.length,
+        unit: "rounds",
+        note: `the last step's: ${rounds.map((r, i) => `${i + 1}) ${r}`).join("; ")}`,
+      },
+    )
+  }
+  return rows
+}
+
+/**
+ * 20,000 pools over a short history, no request rate limit: the market's memory and a block touching 200
+ * pools, through the node proxy (which counts the requests), then with the service started again asking
+ * the node's own endpoint (the proxy parses every eth_getLogs answer to count its logs, in the node's
+ * process: a cost of the harness the step would otherwise carry).
+ */
 const measureScale = async (): Promise<Measurement[]> => {
   // the devnet, its history and the proxy in a process of their own, as the node is to the service:
   // this process runs the service alone and times its step
@@ -221,57 +289,20 @@ const measureScale = async (): Promise<Measurement[]> => {
       const routed = (heapAfterGc() - before) / world.pools.size
       rows.push({ name: `market memory per pool at ${world.pools.size} pools, with the routing index`, value: Math.round(routed), unit: "bytes", target: "<= 2048", met: routed <= 2048, note: `the same with the World's routing index and every edge's float model (${graph.edgeCount} edges)` })
       spans.record()
-      const touched: number[] = []
-      const own: number[] = []
-      const node: number[] = []
-      let requests = 0
-      const cpu: number[] = []
-      let rounds: readonly string[] = []
-      for (let i = 0; i < STEPS; i++) {
-        await proxy.resetCounts()
-        const { block, confirmed } = await history.sendTouch(200)
-        const mined = performance.now()
-        // this process runs the service alone: its CPU from the block mined to the World at it (a poll included)
-        const cpuBefore = process.cpuUsage()
-        await runtime.runPromise(Effect.flatMap(MarketState, (m) => m.awaitBlock(block)).pipe(Effect.timeout("30 seconds")))
-        const used = process.cpuUsage(cpuBefore)
-        cpu.push((used.user + used.system) / 1000)
-        touched.push(performance.now() - mined)
-        await confirmed()
-        requests = (await proxy.counts()).total
-        const step = spans.block(block)
-        if (step !== undefined) {
-          own.push(step.ms)
-          node.push(step.nodeMs)
-          rounds = step.rounds
-        }
-      }
-      rows.push({ name: `refresh of a block touching 200 of ${world.pools.size} pools, median of ${STEPS}`, value: median(touched), unit: "ms", note: `${requests} requests for the last; the poll every 100 ms included` })
-      rows.push({
-        name: `the service's CPU for that block (from its mining to its World), median of ${STEPS}`,
-        value: median(cpu),
-        unit: "ms",
-        note: `process.cpuUsage of the service's process (the node, its history and the proxy run in another): ${cpu.map((ms) => ms.toFixed(1)).join(", ")} ms`,
-      })
-      if (own.length > 0) {
-        const nodeMs = median(node)
-        rows.push({
-          name: `the market's step for that block (new head seen to World published), median of ${own.length}`,
-          value: median(own),
-          unit: "ms",
-          target: "< 20",
-          met: median(own) < 20,
-          note: `of which the node's answers (eth_getLogs, Multicall3 eth_call, priority fee) ${nodeMs.toFixed(1)} ms; the rest in the service: ${own.map((ms, i) => (ms - node[i]!).toFixed(1)).join(", ")} ms`,
-        })
-        rows.push({
-          name: "the node's requests of that step, in rounds (each waiting on the one before)",
-          value: rounds.length,
-          unit: "rounds",
-          note: `the last step's: ${rounds.map((r, i) => `${i + 1}) ${r}`).join("; ")}`,
-        })
-      }
+      rows.push(...stepRows(world.pools.size, "", await measureSteps(runtime, spans, history, true), true))
     } finally {
       await runtime.dispose()
+    }
+    // the same service started again, asking the node's own endpoint
+    const direct = spanRecorder()
+    const second = services(history, { url: history.nodeUrl }, join(dir, "direct.sqlite"), direct)
+    try {
+      const { world, seconds } = await start(second)
+      rows.push({ name: `ready from nothing (${world.pools.size} pools), the node's own endpoint`, value: seconds, unit: "s", note: "no proxy between the service and the node" })
+      direct.record()
+      rows.push(...stepRows(world.pools.size, ", the node's own endpoint", await measureSteps(second, direct, history, false), false))
+    } finally {
+      await second.dispose()
     }
   } finally {
     await history.stop()

@@ -24,6 +24,8 @@ export interface HistoryProcess {
   readonly fromBlock: bigint
   /** the node proxy's URL: the service's RPC_URL */
   readonly url: string
+  /** the node's own endpoint (the devnet's fee relay in front of anvil), without the proxy */
+  readonly nodeUrl: string
   readonly counts: () => Promise<NodeProxyCounts>
   readonly resetCounts: () => Promise<void>
   /** one transaction swapping on `count` pools: its block once mined, and the check that it succeeded, to run later */
@@ -68,7 +70,7 @@ export const startHistoryProcess = async (spec: HistorySpec): Promise<HistoryPro
     queue = answer.catch(() => undefined)
     return answer
   }
-  let started: { manifest: unknown; fromBlock: string; url: string }
+  let started: { manifest: unknown; fromBlock: string; url: string; nodeUrl: string }
   try {
     started = (await line()) as typeof started
   } catch (e) {
@@ -79,6 +81,7 @@ export const startHistoryProcess = async (spec: HistorySpec): Promise<HistoryPro
     manifest: decodeManifest(started.manifest),
     fromBlock: BigInt(started.fromBlock),
     url: started.url,
+    nodeUrl: started.nodeUrl,
     counts: () => ask<NodeProxyCounts>({ q: "counts" }),
     resetCounts: () => ask({ q: "reset" }).then(() => undefined),
     sendTouch: async (count) => {
@@ -97,7 +100,7 @@ if (import.meta.main) {
     process.exit(1)
   })
   const proxy = await startNodeProxy(history.devnet.node.rpcUrl, spec.limits)
-  say({ manifest: Schema.encodeSync(Manifest)(history.devnet.manifest), fromBlock: history.fromBlock.toString(), url: proxy.url })
+  say({ manifest: Schema.encodeSync(Manifest)(history.devnet.manifest), fromBlock: history.fromBlock.toString(), url: proxy.url, nodeUrl: history.devnet.node.rpcUrl })
   const checks = new Map<number, () => Promise<void>>()
   const answer = async (question: Question): Promise<unknown> => {
     switch (question.q) {
