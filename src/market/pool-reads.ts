@@ -18,6 +18,12 @@ import { ticksInWord, type TickWindow } from "./tick-window.ts"
 /** Adds a read to a batch; returns its index in the results. */
 export type PushRead = <A>(r: Read<A>) => number
 
+/** The value of the `i`th read of a batch, or undefined when that read failed. */
+export const valueAt = <A>(results: readonly ReadResult<unknown>[], i: number): A | undefined => {
+  const r = results[i]!
+  return r.success ? (r.value as A) : undefined
+}
+
 /** One batched read at the step's head. */
 export type ReadAtHead = (reads: readonly Read<unknown>[]) => Effect.Effect<readonly ReadResult<unknown>[], RpcError>
 

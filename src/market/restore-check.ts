@@ -25,7 +25,7 @@ import type { PoolState, TickInfo } from "../amm/index.ts"
 import { ERC20_DECIMALS_ABI, MULTICALL3_BLOCK_ABI, STABLE_POOL_ABI, V2_FACTORY_ABI, V2_PAIR_ABI, V3_FACTORY_ABI, V3_POOL_ABI } from "./abis.ts"
 import type { MarketConfig, MarketVenue } from "./market-config.ts"
 import type { ConcentratedMeta, Meta } from "./pool-meta.ts"
-import { poolReads, type ReadAtHead } from "./pool-reads.ts"
+import { poolReads, valueAt, type ReadAtHead } from "./pool-reads.ts"
 import type { ActorState } from "./step.ts"
 import { metaProblem, stateProblem } from "./stored-facts.ts"
 import { ticksInWord, tickWindow, wordOf } from "./tick-window.ts"
@@ -40,12 +40,6 @@ export const NEAR_TICKS = 4096
 const MAX_STABLE_COINS = 8
 
 type Results = readonly ReadResult<unknown>[]
-
-/** A value read, or undefined when the read failed. */
-const valueAt = <A>(results: Results, i: number): A | undefined => {
-  const r = results[i]!
-  return r.success ? (r.value as A) : undefined
-}
 
 const same = (a: string | undefined, b: string): boolean => a !== undefined && a.toLowerCase() === b.toLowerCase()
 

@@ -55,7 +55,7 @@
 // it registered, are published.
 import { Effect } from "effect"
 import type { Address, Hex } from "viem"
-import { read, type Read, type ReadResult, type RpcError, type RpcLog, type RpcService } from "../chain/index.ts"
+import { read, type Read, type RpcError, type RpcLog, type RpcService } from "../chain/index.ts"
 import type { TokensService } from "../tokens/index.ts"
 import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePoolState, type V2PoolState } from "../amm/index.ts"
 import { CREATION_TOPICS, FOLLOWED_TOPICS, LIQUIDITY_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
@@ -66,7 +66,7 @@ import { stateFromLogs, type StateFromLogs } from "./state-from-logs.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { PersistentMap } from "./persistent-map.ts"
 import type { ConcentratedMeta, Meta, StableMeta } from "./pool-meta.ts"
-import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas } from "./pool-reads.ts"
+import { factoryPools, mergeTicks, poolReads, readFailure, stableMetas, valueAt } from "./pool-reads.ts"
 import { applyRegistryEvent, emptyRegistry, venueIdsOf, type Registry } from "./registry.ts"
 import { TICK_LENS_ADDRESS, tickLensCode } from "./tick-lens.ts"
 import { needsRecentering, tickWindow } from "./tick-window.ts"
@@ -274,12 +274,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         ],
         { concurrency: 3 },
       )
-      const blockValue = <A>(i: number): A | undefined => {
-        const r = blockResults[i] as ReadResult<A>
-        return r.success ? r.value : undefined
-      }
-      const blockTimestamp = blockValue<bigint>(0) ?? 0n
-      const baseFee = blockValue<bigint>(1) ?? 0n
+      const blockTimestamp = valueAt<bigint>(blockResults, 0) ?? 0n
+      const baseFee = valueAt<bigint>(blockResults, 1) ?? 0n
 
       // what the logs say: new pools, touched pools, ticks named by liquidity changes
       const metas = PersistentMap.from(world.metas).edit()
@@ -408,10 +404,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         tickReads.set(meta.key, inWindow.map((tick) => ({ tick, at: push(tickRead(meta as ConcentratedMeta, tick)) })))
       }
       const results = reads.length > 0 ? yield* multicallAt(reads, head) : []
-      const value = <A>(i: number): A | undefined => {
-        const r = results[i] as ReadResult<A>
-        return r.success ? r.value : undefined
-      }
+      const value = <A>(i: number): A | undefined => valueAt<A>(results, i)
       const venueIds = venueIdsOf(registry, config.venues)
       const settings = settingsReads.decode(blockResults.slice(2), {
         allowedRouters: registry.allowedRouters,
@@ -421,16 +414,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
       const states = PersistentMap.from(world.states).edit()
       const hidden = new Set(world.hidden)
       const ramping = new Set(world.ramping)
-      // copied when a stable pool's read changes it
-      let keepsFees: ReadonlySet<string> = world.keepsFees ?? new Set<string>()
-      let keepsFeesCopy: Set<string> | undefined
-      const keptFees = (key: string, kept: boolean) => {
-        if (keepsFees.has(key) === kept) return
-        keepsFeesCopy ??= new Set(keepsFees)
-        keepsFees = keepsFeesCopy
-        if (kept) keepsFeesCopy.add(key)
-        else keepsFeesCopy.delete(key)
-      }
+      const keepsFees = new Set(world.keepsFees)
       const refreshed: string[] = []
       const fullTicks: { meta: ConcentratedMeta; base: Omit<ConcentratedPoolState, "ticks" | "tickLower" | "tickUpper"> }[] = []
       for (const meta of [...toLoad, ...toRefresh]) {
@@ -469,7 +453,8 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
           if ((value<bigint>(at[n + 2]!) ?? 0n) > blockTimestamp) ramping.add(meta.key)
           else ramping.delete(meta.key)
           // a pool without admin_fee is taken as keeping some of its fees out of its balances
-          keptFees(meta.key, value<bigint>(at[n + 3]!) === 0n)
+          if (value<bigint>(at[n + 3]!) === 0n) keepsFees.add(meta.key)
+          else keepsFees.delete(meta.key)
           states.set(meta.key, {
             kind: "curve-stableswap",
             venue: meta.venue,
