@@ -7,11 +7,14 @@
 // races the senders (a transaction priced on a decayed fee then waits forever
 // once the floor is back). So the node's clients reach it through this relay,
 // which lets one block-making request through at a time and, once its blocks
-// are mined, puts the next base fee back on the floor when it fell below;
-// every other request waits for the block-making one under way, then passes
-// straight through. Blocks mined on a timer (evm_setIntervalMining) are made
-// by no request, so the floor holds only for blocks that requests make: the
-// devnet mines on request (automatically, or by evm_mine/anvil_mine).
+// are mined, puts the next base fee back on the floor when it fell below.
+// Reads of what is mined (logs, blocks, receipts, state and calls at a mined
+// block) pass straight through at any time, as a node serves them while it
+// makes a block; every other request (anything that may price the next block,
+// or names the pending one) waits for the block-making one under way. Blocks
+// mined on a timer (evm_setIntervalMining) are made by no request, so the floor
+// holds only for blocks that requests make: the devnet mines on request
+// (automatically, or by evm_mine/anvil_mine).
 import { Data } from "effect"
 
 /** Transactions: each makes a block when the node mines automatically (its default). */
@@ -34,6 +37,36 @@ const BLOCK_MAKING = new Set([
   "anvil_loadState",
   "anvil_setNextBlockBaseFeePerGas",
 ])
+
+/**
+ * Reads of mined blocks and the state at them: none can show the next block's base fee (what the
+ * floor is put back on after a block), so none waits for a block being made; with "pending" anywhere
+ * in the request they wait like any other. eth_call is one only at a block number (readsMined).
+ */
+const MINED_READS = new Set([
+  "eth_chainId",
+  "net_version",
+  "web3_clientVersion",
+  "eth_blockNumber",
+  "eth_getLogs",
+  "eth_getBlockByNumber",
+  "eth_getBlockByHash",
+  "eth_getBlockReceipts",
+  "eth_getTransactionByHash",
+  "eth_getTransactionReceipt",
+  "eth_getBalance",
+  "eth_getCode",
+  "eth_getStorageAt",
+  "eth_getTransactionCount",
+  "eth_maxPriorityFeePerGas",
+])
+
+/** A read of mined state: one of MINED_READS, or an eth_call at a block named by its number (at "latest" a call may see the next block's fee). */
+const readsMined = (c: RpcCall | null): boolean => {
+  if (c === null || typeof c !== "object") return false
+  if (c.method === "eth_call") return Array.isArray(c.params) && typeof c.params[1] === "string" && /^0x[0-9a-fA-F]+$/.test(c.params[1])
+  return MINED_READS.has(c.method as string)
+}
 
 interface RpcCall {
   readonly jsonrpc?: unknown
@@ -156,7 +189,8 @@ export const startFeeFloorRelay = (options: {
     }
     const calls = (Array.isArray(parsed) ? parsed : [parsed]) as RpcCall[]
     if (!calls.some((c) => c !== null && typeof c === "object" && BLOCK_MAKING.has(c.method as string))) {
-      await settled
+      const minedOnly = !body.includes('"pending"') && calls.every(readsMined)
+      if (!minedOnly) await settled
       return forward(body)
     }
     const answers = await serialised(async () => {

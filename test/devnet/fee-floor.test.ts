@@ -1,7 +1,8 @@
 // The devnet's base fee floor: whatever makes the blocks (transactions one
 // after another or from several senders at once, empty mines, several blocks
 // in one anvil_mine, automatic mining off, a client setting the next base fee),
-// no block prices gas below the floor and every transaction is mined.
+// no block prices gas below the floor and every transaction is mined; reads of
+// mined blocks are not held while blocks are being made.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { createPublicClient, createTestClient, createWalletClient, defineChain, http, type Hex } from "viem"
 import { mnemonicToAccount } from "viem/accounts"
@@ -98,6 +99,41 @@ describe("Arc's floor (20 gwei, the default)", () => {
     expect(fees[2]).toBe((2n * ARC_MIN_BASE_FEE_WEI * 7n) / 8n)
     expect(fees.at(-1)).toBe(ARC_MIN_BASE_FEE_WEI)
     expect(fees.every((f) => f >= ARC_MIN_BASE_FEE_WEI)).toBe(true)
+  })
+
+  test("while blocks are being made, reads of mined blocks answer at once; a read that prices the next block waits for them", async () => {
+    const c = arcClients
+    const from = (await c.pub.getBlockNumber()) + 1n
+    let mined = false
+    // 300 blocks in one anvil_mine: the relay mines them one at a time, putting each next fee back on the floor
+    const mining = c.cheats.mine({ blocks: 300 }).then(() => {
+      mined = true
+    })
+    // the head moves while the request is under way
+    let head = from - 1n
+    while (head < from + 2n && !mined) head = await c.pub.getBlockNumber()
+    expect(mined).toBe(false)
+    const [block, logs, balance, called] = await Promise.all([
+      c.pub.getBlock({ blockNumber: head }),
+      c.pub.getLogs({ fromBlock: from, toBlock: head }),
+      c.pub.getBalance({ address: TO, blockNumber: head }),
+      // code answering BASEFEE (BASEFEE PUSH0 MSTORE PUSH1 32 PUSH0 RETURN), called at a mined block: that block's own fee
+      c.pub.call({ to: TO, blockNumber: head, stateOverride: [{ address: TO, code: "0x485f5260205ff3" }] }),
+    ])
+    expect(mined).toBe(false)
+    expect(block.number).toBe(head)
+    expect(block.baseFeePerGas).toBe(ARC_MIN_BASE_FEE_WEI)
+    expect(logs).toEqual([])
+    expect(balance).toBeGreaterThanOrEqual(0n)
+    expect(BigInt(called.data!)).toBe(ARC_MIN_BASE_FEE_WEI)
+    // the gas price names the next block's fee: it is answered once the blocks are made, on the floor
+    const gasPrice = await c.pub.getGasPrice()
+    expect(mined).toBe(true)
+    expect(gasPrice).toBeGreaterThanOrEqual(ARC_MIN_BASE_FEE_WEI)
+    await mining
+    const fees = await baseFees(c, from)
+    expect(fees).toHaveLength(300)
+    expect(fees.every((f) => f === ARC_MIN_BASE_FEE_WEI)).toBe(true)
   })
 
   test("with automatic mining off, transactions wait for the mine request and its block is on the floor", async () => {
