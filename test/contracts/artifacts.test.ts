@@ -14,3 +14,18 @@ test("every artifact in contracts/out equals a fresh compile of contracts/src, a
   expect(stale.map(([file]) => file)).toEqual([])
   expect(expected.has("RouteExecutor.json")).toBe(true)
 }, 120_000)
+
+test("the service reads its artifacts without loading the compiler: solc is loaded by the first compile only", () => {
+  // a process of its own: this test file compiles, and a module once loaded stays loaded
+  const script = `
+    const solcLoaded = () => Object.keys(require.cache).some((path) => path.includes("/node_modules/solc/"))
+    await import("./src/api/index.ts")
+    await import("./src/chain/index.ts")
+    const { ownArtifact } = await import("./src/contracts/index.ts")
+    const executor = ownArtifact("RouteExecutor")
+    console.log(JSON.stringify({ solc: solcLoaded(), bytecode: executor.bytecode.length > 2 }))
+  `
+  const run = Bun.spawnSync([process.execPath, "-e", script], { cwd: join(import.meta.dir, "../.."), stderr: "pipe" })
+  expect(run.stderr.toString()).toBe("")
+  expect(JSON.parse(run.stdout.toString().trim())).toEqual({ solc: false, bytecode: true })
+})
