@@ -8,8 +8,8 @@ import { SOURCE_DIR } from "./paths.ts"
 type Solc = typeof import("solc")
 let loadedSolc: Solc | undefined
 /**
- * solc, loaded on the first compile: it instantiates its compiler when loaded (~0.9 s and ~250 MB of
- * memory here), which no process reading a compiled artifact through this room's door should pay.
+ * solc, loaded on the first compile: it instantiates its compiler when loaded (~0.9 s and over
+ * 150 MB of memory here), which no process reading a compiled artifact through this room's door should pay.
  */
 const solc = (): Solc => (loadedSolc ??= createRequire(import.meta.url)("solc") as Solc)
 
