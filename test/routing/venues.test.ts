@@ -162,24 +162,29 @@ describe("held-out markets mixing every kind and several venues", () => {
       })
     })
 
-  test("gross output at least 99.9% of the brute-force optimum, never below the best single pool", () => {
-    fc.assert(
-      fc.property(stableArb, forkArb, concentratedArb, fc.integer({ min: 1, max: 400 }), (s, f, c, permille) => {
-        const pools = [s, f, c]
-        const amountIn = (f.kind === "uniswap-v2" ? (f.token0 === A ? f.reserve0 : f.reserve1) : 0n) * BigInt(permille) / 1000n + 1n
-        const r = findBestRoute(snapshotOf(pools), { tokenIn: A, tokenOut: B, amountIn, maxHops: 1 })
-        const single = pools.map((p) => outAB(p, amountIn)).reduce((x, y) => (x > y ? x : y))
-        if (r === undefined) {
-          expect(single).toBe(0n)
-          return
-        }
-        const best = bruteForce3(pools, amountIn)
-        // within 0.1%, as the split tests hold the search: a three-way split of a trade of 40% of the
-        // pair's reserve (seed 1539367264, path "8") lands 1.4 bps under the brute force
-        expect(r.amountOut * 1_000n).toBeGreaterThanOrEqual(best * 999n)
-        expect(r.amountOut).toBeGreaterThanOrEqual(single)
-      }),
-      { numRuns: 25, endOnFailure: true },
-    )
+  // the router against the brute force over the basis-point grid, on a stable pool, a V2 fork and a V3 or V4 pool
+  const againstBruteForce = (atLeastBps: bigint) =>
+    fc.property(stableArb, forkArb, concentratedArb, fc.integer({ min: 1, max: 400 }), (s, f, c, permille) => {
+      const pools = [s, f, c]
+      const amountIn = (f.kind === "uniswap-v2" ? (f.token0 === A ? f.reserve0 : f.reserve1) : 0n) * BigInt(permille) / 1000n + 1n
+      const r = findBestRoute(snapshotOf(pools), { tokenIn: A, tokenOut: B, amountIn, maxHops: 1 })
+      const single = pools.map((p) => outAB(p, amountIn)).reduce((x, y) => (x > y ? x : y))
+      if (r === undefined) {
+        expect(single).toBe(0n)
+        return
+      }
+      const best = bruteForce3(pools, amountIn)
+      expect(r.amountOut * 10_000n).toBeGreaterThanOrEqual(best * atLeastBps)
+      expect(r.amountOut).toBeGreaterThanOrEqual(single)
+    })
+
+  test("gross output at least 99.99% of the brute-force optimum, never below the best single pool", () => {
+    fc.assert(againstBruteForce(9_999n), { numRuns: 25, endOnFailure: true })
   }, 120_000)
+
+  // where the float models' shares missed the exact best by 6 bps (1.35 bps of output): a three-way
+  // split of 40% of the pair's reserve, the V3 pool taken to near its position's edge
+  test("a split's shares are refined on the exact math: where the float models missed by 1.35 bps, within 0.01% (a case found at random)", () => {
+    fc.assert(againstBruteForce(9_999n), { seed: 1539367264, path: "8", numRuns: 1, endOnFailure: true })
+  })
 })
