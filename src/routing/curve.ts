@@ -425,14 +425,16 @@ export const pathOut = (curves: readonly Curve[], x: number): number => {
 
 /** d out / d x of a path at input x (product of the hops' marginal rates at their inputs). */
 export const pathMarginal = (curves: readonly Curve[], x: number): number => {
+  const last = curves.length - 1
   let m = 1
-  for (let i = 0; i < curves.length; i++) {
+  // the last hop's output is not needed: the optimiser's inner loops call this for every path
+  for (let i = 0; i < last; i++) {
     const c = curves[i]!
     m *= c.marginal(x)
     if (m === 0) return 0
     x = c.out(x)
   }
-  return m
+  return m * curves[last]!.marginal(x)
 }
 
 /** Input a path (curves in order) needs for output y: the hops inverted backward; Infinity when out of reach. */

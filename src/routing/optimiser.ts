@@ -76,8 +76,15 @@ const inverseMarginal = (curves: readonly Curve[], lam: number, lo: number, hi: 
   return solveDecreasing((x) => pathMarginal(curves, x) - lam, lo, hi, flo, fhi, tol, MAX_INNER)
 }
 
-/** Scratch buffers reused across calls (the search runs on one thread). */
-let scratch = new Float64Array(0)
+/**
+ * Per-path scratch rows reused across calls (the search runs on one thread): separate
+ * arrays of one length, not views of one buffer (a view is an allocation on every call).
+ */
+const scratchRows = (rows: Float64Array[], n: number): Float64Array[] => {
+  if (rows[0]!.length < n) for (let r = 0; r < rows.length; r++) rows[r] = new Float64Array(n)
+  return rows
+}
+const fillRows = [new Float64Array(0), new Float64Array(0), new Float64Array(0)]
 
 /**
  * Allocates `total` across `paths` (pool-disjoint) to maximise the summed
@@ -88,10 +95,10 @@ let scratch = new Float64Array(0)
 export const waterFill = (paths: readonly (readonly Curve[])[], total: number, out: Float64Array): number => {
   const n = paths.length
   if (n === 0 || !(total > 0)) return -1
-  if (scratch.length < 3 * n) scratch = new Float64Array(3 * n)
-  const xlo = scratch.subarray(0, n)
-  const xhi = scratch.subarray(n, 2 * n)
-  const xs = scratch.subarray(2 * n, 3 * n)
+  const rows = scratchRows(fillRows, n)
+  const xlo = rows[0]!
+  const xhi = rows[1]!
+  const xs = rows[2]!
 
   // λ* lies in [max_i f_i'(T), max_i f_i'(0)]: no path takes more than T, and
   // an idle path's spot rate is at most λ*
@@ -166,7 +173,7 @@ export const waterFill = (paths: readonly (readonly Curve[])[], total: number, o
   return Math.sqrt(lamLo * lamHi)
 }
 
-let scratchOut = new Float64Array(0)
+const fillOutputRows = Array.from({ length: 7 }, () => new Float64Array(0))
 
 /**
  * Allocates the output `target` across `paths` (pool-disjoint) so that the
@@ -177,16 +184,16 @@ let scratchOut = new Float64Array(0)
 export const waterFillOutput = (paths: readonly (readonly Curve[])[], target: number, out: Float64Array): number => {
   const n = paths.length
   if (n === 0 || !(target > 0)) return -1
-  if (scratchOut.length < 7 * n) scratchOut = new Float64Array(7 * n)
-  const xlo = scratchOut.subarray(0, n)
-  const xhi = scratchOut.subarray(n, 2 * n)
-  const xs = scratchOut.subarray(2 * n, 3 * n)
-  const ylo = scratchOut.subarray(3 * n, 4 * n)
-  const yhi = scratchOut.subarray(4 * n, 5 * n)
-  const ys = scratchOut.subarray(5 * n, 6 * n)
-  // per path, the input step that moves its output by at most target x INNER_TOL (out(x) <= spot x):
+  // tolX: per path, the input step that moves its output by at most target x INNER_TOL (out(x) <= spot x):
   // one path's input for the whole output may dwarf what another takes
-  const tolX = scratchOut.subarray(6 * n, 7 * n)
+  const rows = scratchRows(fillOutputRows, n)
+  const xlo = rows[0]!
+  const xhi = rows[1]!
+  const xs = rows[2]!
+  const ylo = rows[3]!
+  const yhi = rows[4]!
+  const ys = rows[5]!
+  const tolX = rows[6]!
 
   // each path alone: the input for the whole target, or for a hair below all it can deliver;
   // at the least of the marginal rates there every path sits at that input
