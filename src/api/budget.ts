@@ -1,45 +1,119 @@
 // A time budget for a program: 504 TIMEOUT when it runs past `ms`.
 //
-// Effect.timeout forks the program and a sleeping fiber and races them: about
-// 20 µs per request here, a large share of the edge's cost. This runs the program
-// on its own fiber started synchronously, with the request fiber's context and
-// log annotations (the request id among them); a program that finishes without
-// waiting (a quote from the World in memory) costs one fiber and no timer, and
-// one that waits gets one timer. Interrupting the caller interrupts the program.
-// `then` continues with the answer in the same step when the program finished at once.
-import { Effect, Exit, FiberId, Runtime } from "effect"
+// The program runs on the request's own fiber. Racing it against a timer needs a
+// second fiber (Effect.timeout forks the program and a sleeping fiber; running the
+// program on a fiber of its own still costs one), and a fiber per request was a
+// large share of the edge's cost. Instead a budget that runs out notes its Timeout
+// on the request's exchange and interrupts the request's fiber: the program is
+// interrupted, the request's slots are given back as on any exit, and the edge
+// answers the Timeout from that interruption (edge.ts). The request's fiber is
+// uninterruptible outside the edge's own interruptible region (the request runner
+// forks it so), so that it can still answer.
+//
+// The deadlines of one budget are kept in the order they were set (they all run
+// for the same time, so that is the order they fall due), behind one timer armed
+// for the first that is still running: a program that finishes costs one entry,
+// and no timer of its own.
+import { Effect, FiberId, type Fiber } from "effect"
+import type { ApiError } from "./errors.ts"
+import type { Exchange } from "./respond.ts"
 
-export const withBudget = <A, E, E2, B, E3>(
+/** One program's deadline; `fiber` is undefined once the program has finished or the deadline has passed. */
+class Deadline {
+  constructor(
+    readonly at: number,
+    public fiber: Fiber.RuntimeFiber<unknown, unknown> | undefined,
+    public exchange: Exchange | undefined,
+  ) {}
+}
+
+export interface Budget {
+  /** milliseconds a program may run */
+  readonly ms: number
+  /** deadlines set and not yet fallen due or passed over (finished programs among them, until the timer reaches them) */
+  readonly pending: () => number
+  /** sets the deadline of a program running on `fiber` for the request `exchange` */
+  readonly start: (fiber: Fiber.RuntimeFiber<unknown, unknown>, exchange: Exchange) => Deadline
+}
+
+/** Entries passed over before the queue is compacted (it is also emptied whenever no deadline is left). */
+const COMPACT_AFTER = 1_024
+
+/** A budget of `ms` milliseconds; a program past it fails its request with `onTimeout()`. */
+export const makeBudget = (ms: number, onTimeout: () => ApiError): Budget => {
+  let queue: Deadline[] = []
+  let head = 0
+  let timer: ReturnType<typeof setTimeout> | undefined
+
+  const arm = () => {
+    // the finished programs at the front need no timer
+    while (head < queue.length && queue[head]!.fiber === undefined) head++
+    if (head === queue.length) {
+      queue = []
+      head = 0
+      return
+    }
+    if (head >= COMPACT_AFTER && head * 2 >= queue.length) {
+      queue = queue.slice(head)
+      head = 0
+    }
+    timer = setTimeout(fire, Math.max(0, queue[head]!.at - performance.now()))
+    // a budget never holds the process open: the server does, while it has requests
+    timer.unref()
+  }
+
+  function fire() {
+    timer = undefined
+    const now = performance.now()
+    while (head < queue.length) {
+      const deadline = queue[head]!
+      const { fiber, exchange } = deadline
+      if (fiber !== undefined && deadline.at > now) break
+      head++
+      if (fiber === undefined || exchange === undefined) continue
+      deadline.fiber = undefined
+      deadline.exchange = undefined
+      exchange.timedOut = onTimeout()
+      fiber.unsafeInterruptAsFork(FiberId.none)
+    }
+    arm()
+  }
+
+  return {
+    ms,
+    pending: () => queue.length - head,
+    start: (fiber, exchange) => {
+      const deadline = new Deadline(performance.now() + ms, fiber, exchange)
+      queue.push(deadline)
+      if (timer === undefined) arm()
+      return deadline
+    },
+  }
+}
+
+/**
+ * Runs `self` under `budget` on the calling fiber (the request's), then `then` with its answer.
+ * Past the budget the request's fiber is interrupted with `exchange.timedOut` set.
+ */
+export const withBudget = <A, E, B, E2>(
   self: Effect.Effect<A, E>,
-  ms: number,
-  onTimeout: () => E2,
-  then: (a: A) => Effect.Effect<B, E3>,
-): Effect.Effect<B, E | E2 | E3> =>
-  Effect.withFiberRuntime((parent, status) => {
-    const runtime = Runtime.make({ context: parent.currentContext, fiberRefs: parent.getFiberRefs(), runtimeFlags: status.runtimeFlags })
-    const fiber = Runtime.runFork(runtime, self, { immediate: true })
-    const finished = fiber.unsafePoll()
-    if (finished !== null) return Exit.isSuccess(finished) ? then(finished.value) : Effect.failCause(finished.cause)
-    const budgeted = Effect.async<A, E | E2>((resume) => {
-      let settled = false
-      const timer = setTimeout(() => {
-        if (settled) return
-        settled = true
-        fiber.unsafeInterruptAsFork(FiberId.none)
-        resume(Effect.fail(onTimeout()))
-      }, ms)
-      fiber.addObserver((exit) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        resume(exit)
-      })
-      // the request itself was interrupted (client gone, server stopping)
-      return Effect.sync(() => {
-        settled = true
-        clearTimeout(timer)
-        fiber.unsafeInterruptAsFork(FiberId.none)
-      })
+  budget: Budget,
+  exchange: Exchange,
+  then: (a: A) => Effect.Effect<B, E2>,
+): Effect.Effect<B, E | E2> =>
+  Effect.withFiberRuntime((fiber) => {
+    const deadline = budget.start(fiber, exchange)
+    // an interrupted program skips these (its fiber is interrupted): its deadline, if still set, falls due into nothing
+    return Effect.matchCauseEffect(self, {
+      onFailure: (cause) => {
+        deadline.fiber = undefined
+        deadline.exchange = undefined
+        return Effect.failCause(cause)
+      },
+      onSuccess: (a) => {
+        deadline.fiber = undefined
+        deadline.exchange = undefined
+        return then(a)
+      },
     })
-    return Effect.flatMap(budgeted, then)
   })

@@ -31,9 +31,11 @@ export type EdgeSettings = Pick<AppConfigShape, "apiDisabled" | "quoteTimeoutMs"
 
 export interface Edge {
   /**
-   * Answers one request; never fails. `ip` gives the client's address (per-IP bad-key limit),
-   * asked only for a request refused for its key. Run it on a fiber of its own: it annotates that
-   * fiber's log lines with the request id.
+   * Answers one request; fails only when interrupted for another reason than its budget (its
+   * client gone, the server stopping). `ip` gives the client's address (per-IP bad-key limit),
+   * asked only for a request refused for its key. Run it on an uninterruptible fiber of its own
+   * (the request runner's): it annotates that fiber's log lines with the request id, and a
+   * program past its budget interrupts that fiber, which then answers 504 TIMEOUT.
    */
   readonly handle: (request: Request, ip: () => string) => Effect.Effect<Response>
   /** Switches every endpoint to 404 API_DISABLED (true) or back (false). */
@@ -64,7 +66,8 @@ export const makeEdge = (settings: EdgeSettings) =>
         }
         return Effect.zipRight(
           FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
-          Effect.matchCauseEffect(admission.admit(request, ip, path, endpoint, x, exchange), {
+          // interruptible here only: an interrupted request (its budget run out) still answers
+          Effect.matchCauseEffect(Effect.interruptible(admission.admit(request, ip, path, endpoint, x, exchange)), {
             onFailure: (cause) => Effect.flatMap(failureResponse(request, path, x, cause), answered),
             onSuccess: answered,
           }),

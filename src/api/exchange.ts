@@ -5,7 +5,7 @@
 // carries the request id (the program's fiber inherits the request's annotations).
 import { Effect, Either, Option } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
-import { withBudget } from "./budget.ts"
+import { makeBudget, withBudget } from "./budget.ts"
 import { BODY_LIMIT_BYTES, contentTypeProblem, readJsonBody } from "./body.ts"
 import { ApiKeys } from "../access/index.ts"
 import { decodeQuoteId, encodeQuoteId, GaslessDisabled, GaslessPrograms, Internal, InvalidRequest, priceChangeOf, QUOTE_ID_TTL_SECONDS, sameRequest, SwapPrograms, Timeout, type QuotedTerms } from "../swap/index.ts"
@@ -30,8 +30,8 @@ export const makeExchange = (settings: ExchangeSettings) =>
     const keys = yield* ApiKeys
     // quote ids are signed with a key every instance sharing the key store derives alike
     const quoteIdKey = keys.derivedKey("quoteId")
-    const quoteTimeout = () => new Timeout({ detail: `quote over ${settings.quoteTimeoutMs} ms` })
-    const swapTimeout = () => new Timeout({ detail: `swap over ${settings.swapTimeoutMs} ms` })
+    const quoteBudget = makeBudget(settings.quoteTimeoutMs, () => new Timeout({ detail: `quote over ${settings.quoteTimeoutMs} ms` }))
+    const swapBudget = makeBudget(settings.swapTimeoutMs, () => new Timeout({ detail: `swap over ${settings.swapTimeoutMs} ms` }))
 
     // The steps below are written as plain flatMap chains rather than Effect.gen:
     // this is the per-request hot path, and each generator costs a few µs here.
@@ -71,8 +71,8 @@ export const makeExchange = (settings: ExchangeSettings) =>
         onLeft: Effect.fail,
         onRight: () =>
           endpoint === "sources"
-            ? withBudget(programs.sources, settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeSourcesResponse(answer, x.requestId), x))
-            : withBudget(programs.tokens, settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeTokensResponse(answer, x.requestId), x)),
+            ? withBudget(programs.sources, quoteBudget, x, (answer) => respond(encodeSourcesResponse(answer, x.requestId), x))
+            : withBudget(programs.tokens, quoteBudget, x, (answer) => respond(encodeTokensResponse(answer, x.requestId), x)),
       })
 
     // the gasless endpoints: 404 without a relayer; an order belongs to the key that submitted it
@@ -86,7 +86,7 @@ export const makeExchange = (settings: ExchangeSettings) =>
         return Either.match(decodeGaslessQuoteRequest(body, rules), {
           onLeft: Effect.fail,
           onRight: (req) =>
-            withBudget(g.quote(req), settings.quoteTimeoutMs, quoteTimeout, (answer) =>
+            withBudget(g.quote(req), quoteBudget, x, (answer) =>
               respond(encodeGaslessQuoteResponse(req, answer, programs.executor, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
         })
       }
@@ -94,13 +94,13 @@ export const makeExchange = (settings: ExchangeSettings) =>
         return Either.match(decodeGaslessSubmit(body, { executor: programs.executor }), {
           onLeft: Effect.fail,
           onRight: (signed) =>
-            withBudget(g.submit({ ...signed, keyId }), settings.swapTimeoutMs, swapTimeout, (answer) => respond(encodeGaslessSubmitResponse(answer, x.requestId), x)),
+            withBudget(g.submit({ ...signed, keyId }), swapBudget, x, (answer) => respond(encodeGaslessSubmitResponse(answer, x.requestId), x)),
         })
       }
       return Either.match(decodeGaslessStatus(body), {
         onLeft: Effect.fail,
         onRight: (tradeHash) =>
-          withBudget(g.status(tradeHash, keyId), settings.quoteTimeoutMs, quoteTimeout, (answer) => respond(encodeGaslessStatusResponse(answer, x.requestId), x)),
+          withBudget(g.status(tradeHash, keyId), quoteBudget, x, (answer) => respond(encodeGaslessStatusResponse(answer, x.requestId), x)),
       })
     }
 
@@ -113,14 +113,14 @@ export const makeExchange = (settings: ExchangeSettings) =>
           return Either.match(decodeQuoteRequest(body, rules), {
             onLeft: Effect.fail,
             onRight: (req) =>
-              withBudget(programs.quote(req), settings.quoteTimeoutMs, quoteTimeout, (answer) =>
+              withBudget(programs.quote(req), quoteBudget, x, (answer) =>
                 respond(encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
           })
         }
         return Either.match(Either.flatMap(decodeSwapRequest(body, rules), (req) => Either.map(quotedTerms(req, nowSeconds), (terms) => ({ req, terms }))), {
           onLeft: Effect.fail,
           onRight: ({ req, terms }) =>
-            withBudget(programs.swap(req), settings.swapTimeoutMs, swapTimeout, (answer) =>
+            withBudget(programs.swap(req), swapBudget, x, (answer) =>
               respond(encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId), x)),
         })
       })

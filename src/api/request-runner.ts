@@ -1,17 +1,20 @@
 // Each request's program on its own fiber, interrupted when its client goes away.
+// The fiber is uninterruptible but where the program opens an interruptible region
+// (the edge: the request's admission and exchange), so that an interrupted request
+// can still answer (504 when its program's budget ran out: budget.ts).
 // Bun makes a request's AbortSignal on first use, at a cost (with its listener, ~3%
 // of a fresh /quote's CPU in a profile under load); most requests are answered
 // within a millisecond, long before a client's leaving could matter. So a request's
 // signal is asked for only when it is still running at a sweep, every WATCH_EVERY_MS:
 // a client that leaves interrupts its request within that time, and its slots come back.
-import { Cause, Effect, Exit, FiberId, Runtime, type Fiber, type Scope } from "effect"
+import { Cause, Effect, Exit, FiberId, Runtime, RuntimeFlags, type Fiber, type Scope } from "effect"
 
 export const WATCH_EVERY_MS = 50
 
 /** Runs requests on `runtime` while the scope lives (the sweep stops with it). */
 export const makeRequestRunner = (runtime: Runtime.Runtime<never>): Effect.Effect<(request: Request, self: Effect.Effect<Response>) => Promise<Response>, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const fork = Runtime.runFork(runtime)
+    const fork = Runtime.runFork(Runtime.make({ ...runtime, runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption) }))
     // requests running whose signal has not been asked for yet
     let unwatched = new Map<Fiber.RuntimeFiber<Response>, Request>()
     const interrupt = (fiber: Fiber.RuntimeFiber<Response>) => () => fiber.unsafeInterruptAsFork(FiberId.none)
@@ -38,7 +41,7 @@ export const makeRequestRunner = (runtime: Runtime.Runtime<never>): Effect.Effec
         unwatched.set(fiber, request)
         fiber.addObserver((exit) => {
           unwatched.delete(fiber)
-          // a defect or an interruption: Bun's error handler answers 502 INTERNAL
+          // a defect, or an interruption other than a budget's: Bun's error handler answers 502 INTERNAL
           if (Exit.isSuccess(exit)) resolve(exit.value)
           else reject(Cause.squash(exit.cause))
         })

@@ -15,6 +15,8 @@ export interface Exchange {
   keyId?: string
   /** the spec's code of the answer ("OK" until an error is rendered) */
   code: string
+  /** set when the program's budget ran out: the request's fiber is interrupted and answers this */
+  timedOut?: ApiError
 }
 
 const baseHeaders = (x: Exchange): Record<string, string> => {
@@ -39,8 +41,13 @@ const errorResponse = (error: ApiError, x: Exchange): Response => {
 
 export const okResponse = (body: string, x: Exchange): Response => new Response(body, { status: 200, headers: baseHeaders(x) })
 
-/** The answer to a request that failed at `path`: its error's response, or 502 INTERNAL for a defect. */
+/**
+ * The answer to a request that failed at `path`: its error's response, or 502 INTERNAL for a defect.
+ * An interrupted request answers its budget's Timeout when that is why it was interrupted; otherwise
+ * (its client gone, the server stopping) the interruption goes on.
+ */
 export const failureResponse = (request: Request, path: string, x: Exchange, cause: Cause.Cause<ApiError>): Effect.Effect<Response> => {
+  if (Cause.isInterruptedOnly(cause)) return x.timedOut === undefined ? Effect.failCause(cause as Cause.Cause<never>) : failureResponse(request, path, x, Cause.fail(x.timedOut))
   const failure = Cause.failureOption(cause)
   if (failure._tag === "Some") {
     const error = failure.value
