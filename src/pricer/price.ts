@@ -169,71 +169,100 @@ export const price = (
   if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
   const { maxPriceImpactBps, ...search } = options
   const routeOptions = request.allowedSources === undefined ? search : { ...search, venues: request.allowedSources }
-  const { tokenIn, tokenOut } = tokens
-  const priceOf = (address: Address): UsdPrice | undefined =>
-    world.prices.get(address.toLowerCase()) ?? (address.toLowerCase() === USDC ? ONE_DOLLAR : undefined)
-  const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
-  const rates = { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps }
 
-  // the ranked routes, each with the input it takes (tokenIn's smallest unit) and the gross output it pays (tokenOut's)
+  // the ranked routes; for exact output, the gross every route pays
   let ranked: SourceRoute[]
-  let amountInOf: (route: SourceRoute) => bigint
-  let grossOf: (route: SourceRoute) => bigint
+  let gross = 0n
   if (request.tradeType === "exactInput") {
     const asked = sourceRequest(world, tokens, request)
     if (isRefusal(asked)) return asked
     const own = ownRoute(asked, routeOptions)
     ranked = rankRoutes([own, ...external].filter((a): a is SourceRoute => a !== undefined && a.amountOut > 0n))
     if (ranked.length === 0) return { kind: "no-route" }
-    amountInOf = () => request.amountIn
-    // native output is paid in wei: the route's ERC-20 output × 10^12
-    grossOf = (route) => route.amountOut * tokenOut.scale
   } else {
     // the fees come off the route's gross output: it must pay the least gross whose net reaches amountOut,
     // native output in whole ERC-20 units (the executor pays what lies above the gross back to the sender)
-    const gross = grossForNet(request.amountOut, rates)
+    gross = grossForNet(request.amountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
     const asked = sourceRequest(world, tokens, request)
     if (isRefusal(asked)) return asked
     const own = ownRouteExactOutput(asked, routeOptions)
     // an aggregator's route counts only when it delivers the very amount asked, says what it needs,
     // and its ceiling (what the executor takes against maxAmountIn before calling its router) is
     // within the request's slippage over that input: maxAmountIn is the same formula for every route
+    const { tokenIn } = tokens
     const delivering = (a: SourceRoute | undefined): a is SourceRoute =>
       a !== undefined && a.amountIn !== undefined && a.amountIn > 0n && a.amountOut === asked.amountOut &&
       (a.maxAmountIn === undefined || a.maxAmountIn * tokenIn.scale <= maxAmountIn(a.amountIn * tokenIn.scale, request.slippageBps))
     ranked = rankRoutesExactOutput([own, ...external].filter(delivering))
-    if (ranked.length === 0) return { kind: "cannot-deliver", symbol: tokenOut.symbol }
-    amountInOf = (route) => route.amountIn! * tokenIn.scale
-    grossOf = () => gross
+    if (ranked.length === 0) return { kind: "cannot-deliver", symbol: tokens.tokenOut.symbol }
   }
 
-  // each route's impact once: the limit reads it, and so does the answer
-  const impacts = new Map<SourceRoute, number | null>()
-  const impactOf = (route: SourceRoute): number | null => {
-    let impact = impacts.get(route)
-    if (impact === undefined) {
-      impact = priceImpactBps({
-        amountIn: amountInOf(route),
-        decimalsIn: tokenIn.decimals,
-        priceIn: priceOf(tokenIn.erc20Address),
-        grossAmountOut: grossOf(route),
-        decimalsOut: tokenOut.decimals,
-        priceOut: priceOf(tokenOut.erc20Address),
-      })
-      impacts.set(route, impact)
-    }
-    return impact
+  const priced = new PricedRequest(tokens.tokenIn, tokens.tokenOut, settings, world, request, gross)
+  if (maxPriceImpactBps === undefined) return priced.withCandidates(ranked, undefined)
+  // each route's impact once: the limit reads it, and so does the best route's answer
+  const impacts = ranked.map((route) => priced.impactOf(route))
+  const candidates = ranked.filter((_, i) => impacts[i] === null || impacts[i]! <= maxPriceImpactBps)
+  if (candidates.length === 0) return { kind: "price-impact", impactBps: impacts[0] ?? 0, limitBps: maxPriceImpactBps }
+  return priced.withCandidates(candidates, impacts[ranked.indexOf(candidates[0]!)]!)
+}
+
+/**
+ * A request priced on a World, as plain fields: a pricing is kept for its block (the quote cache),
+ * and a closure over the pricing's scope would keep every intermediate value with it.
+ */
+class PricedRequest implements Priced {
+  candidates: readonly SourceRoute[] = []
+  /** the best route's price impact, when already known (undefined: not asked yet) */
+  private bestImpact: number | null | undefined
+
+  constructor(
+    readonly tokenIn: NormalizedToken,
+    readonly tokenOut: NormalizedToken,
+    readonly settings: ExecutorSettings,
+    readonly world: World,
+    private readonly request: QuoteRequest,
+    /** exact output: the gross output every route pays (amountOut with the fees on top) */
+    private readonly gross: bigint,
+  ) {}
+
+  withCandidates(candidates: readonly SourceRoute[], bestImpact: number | null | undefined): this {
+    this.candidates = candidates
+    this.bestImpact = bestImpact
+    return this
   }
-  const within = (limit: number) => (route: SourceRoute): boolean => {
-    const impact = impactOf(route)
-    return impact === null || impact <= limit
+
+  /** what the route takes, in tokenIn's smallest unit */
+  private amountInOf(route: SourceRoute): bigint {
+    return this.request.tradeType === "exactInput" ? this.request.amountIn : route.amountIn! * this.tokenIn.scale
   }
-  const candidates = maxPriceImpactBps === undefined ? ranked : ranked.filter(within(maxPriceImpactBps))
-  if (candidates.length === 0) return { kind: "price-impact", impactBps: impactOf(ranked[0]!) ?? 0, limitBps: maxPriceImpactBps ?? 0 }
-  const respond = (best: SourceRoute): QuoteResponse => {
-    const grossAmountOut = grossOf(best)
-    const amountIn = amountInOf(best)
-    const fees = splitFees(grossAmountOut, rates)
+
+  /** the gross output the route pays, in tokenOut's smallest unit (native output in wei: the ERC-20 output × 10^12) */
+  private grossOf(route: SourceRoute): bigint {
+    return this.request.tradeType === "exactInput" ? route.amountOut * this.tokenOut.scale : this.gross
+  }
+
+  private priceOf(address: Address): UsdPrice | undefined {
+    const key = address.toLowerCase()
+    return this.world.prices.get(key) ?? (key === USDC ? ONE_DOLLAR : undefined)
+  }
+
+  impactOf(route: SourceRoute): number | null {
+    if (route === this.candidates[0] && this.bestImpact !== undefined) return this.bestImpact
+    return priceImpactBps({
+      amountIn: this.amountInOf(route),
+      decimalsIn: this.tokenIn.decimals,
+      priceIn: this.priceOf(this.tokenIn.erc20Address),
+      grossAmountOut: this.grossOf(route),
+      decimalsOut: this.tokenOut.decimals,
+      priceOut: this.priceOf(this.tokenOut.erc20Address),
+    })
+  }
+
+  respond(best: SourceRoute): QuoteResponse {
+    const { request, settings, world, tokenOut } = this
+    const grossAmountOut = this.grossOf(best)
+    const amountIn = this.amountInOf(best)
+    const fees = splitFees(grossAmountOut, { protocolBps: settings.protocolFeeBps, partnerBps: request.feeBps })
     const exactOutput = request.tradeType === "exactOutput"
     return {
       chainId: request.chainId,
@@ -254,12 +283,11 @@ export const price = (
         partnerAmount: fees.partnerAmount,
         partnerRecipient: request.feeBps > 0 ? request.feeRecipient : null,
       },
-      priceImpactBps: impactOf(best),
+      priceImpactBps: this.impactOf(best),
       gasEstimate: best.gasEstimate,
-      gasCost: best.gasEstimate === null ? null : gasCostOf(best.gasEstimate * world.baseFeeWei, tokenOut, priceOf(tokenOut.erc20Address), nativePrice),
+      gasCost: best.gasEstimate === null ? null : gasCostOf(best.gasEstimate * world.baseFeeWei, tokenOut, this.priceOf(tokenOut.erc20Address), world.prices.get(USDC) ?? ONE_DOLLAR),
       route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
       blockNumber: world.blockNumber,
     }
   }
-  return { candidates, tokenIn, tokenOut, settings, world, respond }
 }
