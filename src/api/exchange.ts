@@ -2,7 +2,7 @@
 // BODY_TIMEOUT_MS), JSON, fields (400 / 413), the program under its time
 // budget (504 TIMEOUT), the encoded answer; a quote's signed quoteId, and a
 // swap's priceChangeBps against the quoteId it names. Every log line the program writes
-// carries the request id (the program's fiber inherits the request's annotations).
+// carries the request id (the program runs on the request's own fiber).
 import { Effect, Either, Option } from "effect"
 import type { AppConfigShape } from "../config/index.ts"
 import { makeBudget, withBudget } from "./budget.ts"

@@ -14,7 +14,12 @@ export const WATCH_EVERY_MS = 50
 /** Runs requests on `runtime` while the scope lives (the sweep stops with it). */
 export const makeRequestRunner = (runtime: Runtime.Runtime<never>): Effect.Effect<(request: Request, self: Effect.Effect<Response>) => Promise<Response>, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const fork = Runtime.runFork(Runtime.make({ ...runtime, runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption) }))
+    const uninterruptible = Runtime.make({
+      context: runtime.context,
+      fiberRefs: runtime.fiberRefs,
+      runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption),
+    })
+    const fork = Runtime.runFork(uninterruptible)
     // requests running whose signal has not been asked for yet
     let unwatched = new Map<Fiber.RuntimeFiber<Response>, Request>()
     const interrupt = (fiber: Fiber.RuntimeFiber<Response>) => () => fiber.unsafeInterruptAsFork(FiberId.none)
