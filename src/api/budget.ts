@@ -28,8 +28,6 @@ class Deadline {
 }
 
 export interface Budget {
-  /** milliseconds a program may run */
-  readonly ms: number
   /** deadlines set and not yet fallen due or passed over (finished programs among them, until the timer reaches them) */
   readonly pending: () => number
   /** sets the deadline of a program running on `fiber` for the request `exchange` */
@@ -80,7 +78,6 @@ export const makeBudget = (ms: number, onTimeout: () => ApiError): Budget => {
   }
 
   return {
-    ms,
     pending: () => queue.length - head,
     start: (fiber, exchange) => {
       const deadline = new Deadline(performance.now() + ms, fiber, exchange)
