@@ -24,6 +24,12 @@ export interface Curve {
   readonly maxOut: number
   /** the gross input whose output is y (the inverse of out), Infinity when y >= maxOut */
   inv(y: number): number
+  /**
+   * the gross input at which the marginal rate falls to lam (the inverse of marginal): 0 when the
+   * spot rate is at most lam, the capacity when the rate stays above lam up to it; absent where it
+   * has no closed form (the optimiser then searches for it)
+   */
+  inverseMarginal?(lam: number): number
 }
 
 const Q96F = 2 ** 96
@@ -55,6 +61,11 @@ export class V2Curve implements Curve {
   }
   crossings(): number {
     return 0
+  }
+  inverseMarginal(lam: number): number {
+    // g R_in R_out / (R_in + g x)^2 = lam
+    const x = (Math.sqrt((this.gamma * this.reserveIn * this.reserveOut) / lam) - this.reserveIn) / this.gamma
+    return x > 0 ? x : 0
   }
   inv(y: number): number {
     if (!(y > 0)) return 0
@@ -274,6 +285,30 @@ export class ConcentratedCurve implements Curve {
     }
     const s2 = s + r / l
     return this.gamma / (s2 * s2)
+  }
+
+  // the rate at sqrt price s is g s^2 (zeroForOne) or g / s^2, falling along the swap, and the price moves
+  // continuously within a segment: the segment whose starting price is the last one above the rate's
+  // price, then the net input within it (as in marginal: s' = s l / (l + r s), or s' = s + r / l)
+  inverseMarginal(lam: number): number {
+    const { d, n, gamma, zeroForOne } = this
+    if (n === 0) return 0
+    const target = zeroForOne ? Math.sqrt(lam / gamma) : Math.sqrt(gamma / lam)
+    const S = 2 * n + 2
+    const above = (s: number) => (zeroForOne ? s > target : s < target)
+    if (!above(d[S]!)) return 0
+    let lo = 0
+    let hi = n - 1
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1
+      if (above(d[S + mid]!)) lo = mid
+      else hi = mid - 1
+    }
+    const s = d[S + lo]!
+    const l = d[3 * n + 2 + lo]!
+    const r = zeroForOne ? l * (1 / target - 1 / s) : l * (target - s)
+    const en = d[lo]! + Math.min(r, d[lo + 1]! - d[lo]!)
+    return Math.min(en, this.eLim) / gamma
   }
 
   crossings(x: number): number {

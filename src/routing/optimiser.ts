@@ -69,6 +69,11 @@ const solveDecreasing = (
 
 /** x in [lo, hi] where the path's marginal rate falls to lam (lo or hi when it never crosses lam there). */
 const inverseMarginal = (curves: readonly Curve[], lam: number, lo: number, hi: number, tol: number): number => {
+  // one pool whose rate has a closed-form inverse: no search
+  if (curves.length === 1) {
+    const x = curves[0]!.inverseMarginal?.(lam)
+    if (x !== undefined) return x < lo ? lo : x > hi ? hi : x
+  }
   const fhi = pathMarginal(curves, hi) - lam
   if (fhi >= 0) return hi
   const flo = pathMarginal(curves, lo) - lam

@@ -76,6 +76,48 @@ describe("float models", () => {
     }
   })
 
+  test("inverseMarginal inverts the rate: above lam just before the input it gives, below just after; 0 past the spot rate, the capacity short of it", () => {
+    // a range without liquidity between two positions: the rate jumps down across it
+    const gapped = concentrated({
+      token0: A, token1: B, fee: 500, tickSpacing: 60, tick: 300,
+      sqrtPriceX96: 80_400_000_000_000_000_000_000_000_000n,
+      positions: [
+        { lower: 60, upper: 600, liquidity: 40n * E18 },
+        { lower: -1200, upper: -60, liquidity: 7n * E18 },
+      ],
+      tickLower: -6000, tickUpper: 6000,
+    })
+    const curves = [buildCurve(v3Pool, 0, 1)!, buildCurve(v3Pool, 1, 0)!, buildCurve(gapped, 0, 1)!, buildCurve(gapped, 1, 0)!]
+    for (const c of curves) {
+      expect(c.inverseMarginal).toBeDefined()
+      expect(c.inverseMarginal!(c.spot * 1.01)).toBe(0)
+      expect(c.inverseMarginal!(c.spot)).toBe(0)
+      // the rate stays above a level this low up to the capacity
+      expect(c.inverseMarginal!(c.marginal(c.cap * 0.999) * 0.5)).toBe(c.cap)
+      for (let f = 0.999; f > 1e-6; f *= 0.7) {
+        const lam = c.spot * f
+        const x = c.inverseMarginal!(lam)
+        expect(x).toBeGreaterThan(0)
+        expect(x).toBeLessThanOrEqual(c.cap)
+        expect(c.marginal(x * (1 - 1e-7))).toBeGreaterThanOrEqual(lam * (1 - 1e-9))
+        if (x < c.cap) expect(c.marginal(x * (1 + 1e-7))).toBeLessThanOrEqual(lam * (1 + 1e-9))
+      }
+    }
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1e6, max: 1e30, noNaN: true }),
+        fc.double({ min: 1e6, max: 1e30, noNaN: true }),
+        fc.double({ min: 1e-9, max: 0.999, noNaN: true }),
+        (r0, r1, f) => {
+          const c = new V2Curve(r0, r1)
+          const x = c.inverseMarginal(c.spot * f)
+          expect(rel(c.marginal(x), c.spot * f)).toBeLessThan(1e-9)
+          expect(c.inverseMarginal(c.spot / f)).toBe(0)
+        },
+      ),
+    )
+  })
+
   test("a pool with no liquidity either way has no model", () => {
     expect(buildCurve(v2(A, B, 0n, E18), 0, 1)).toBeUndefined()
     const empty = concentrated({ token0: A, token1: B, fee: 500, tickSpacing: 10, tick: 0, positions: [] })
@@ -124,6 +166,35 @@ describe("water-filling", () => {
     const value = (x: number) => pathOut(p1, x) + pathOut(p2, total - x)
     const best = value(out[0]!)
     for (const d of [-1e-3, -1e-5, 1e-5, 1e-3]) expect(best).toBeGreaterThanOrEqual(value(out[0]! + d * total))
+  })
+
+  test("single pools (the rate inverted in closed form) and a two-hop path: every used path at one marginal rate, the optimum beating every nearby allocation", () => {
+    const paths = [[buildCurve(v3Pool, 0, 1)!], [new V2Curve(3e20, 3.1e20)], [new V2Curve(1e24, 1e24), new V2Curve(2e24, 2e24)]]
+    const total = 4e20
+    const out = new Float64Array(3)
+    const lam = waterFill(paths, total, out)
+    expect(lam).toBeGreaterThan(0)
+    expect(rel(out[0]! + out[1]! + out[2]!, total)).toBeLessThan(1e-12)
+    for (let i = 0; i < 3; i++) {
+      expect(out[i]!).toBeGreaterThan(0)
+      let m = 1
+      let x = out[i]!
+      for (const c of paths[i]!) {
+        m *= c.marginal(x)
+        x = c.out(x)
+      }
+      expect(rel(m, lam)).toBeLessThan(1e-6)
+    }
+    const value = (a: Float64Array) => a.reduce((sum, x, i) => sum + pathOut(paths[i]!, x), 0)
+    const best = value(out)
+    for (const [from, to] of [[0, 1], [1, 2], [2, 0]] as const) {
+      for (const d of [-1e-3, 1e-3]) {
+        const moved = Float64Array.from(out)
+        moved[from]! -= d * total
+        moved[to]! += d * total
+        if (moved[from]! >= 0 && moved[to]! >= 0) expect(best).toBeGreaterThanOrEqual(value(moved))
+      }
+    }
   })
 
   test("paths that cannot absorb the input together: -1", () => {
