@@ -244,6 +244,8 @@ export class TokenGraph {
   private readonly models: Model[]
   /** best spot rate over each pair slot's edges (all venues), NaN until asked */
   private readonly pairSpots: Float64Array
+  /** the edges candidate paths have held, by number */
+  private readonly edges = new Map<number, Edge>()
 
   /** The graph of `snapshot`; from `previous` (of a snapshot with the same pools), when given. */
   constructor(snapshot: RoutingMarket, previous?: TokenGraph) {
@@ -373,12 +375,17 @@ export class TokenGraph {
     return best
   }
 
-  /** an edge as a candidate path holds it */
+  /** an edge as a candidate path holds it (made once per graph: the searches on a block meet the same few edges) */
   edge(edge: number): Edge {
-    const index = this.index
-    const coins = index.edgeCoins[edge]!
-    const poolIndex = index.edgePool[edge]!
-    return new Edge(edge, index.poolKeys[poolIndex]!, this.pools[poolIndex]!, poolIndex, index.edgeFrom[edge]!, index.edgeTo[edge]!, coins & 15, coins >> 4, this.curve(edge))
+    let made = this.edges.get(edge)
+    if (made === undefined) {
+      const index = this.index
+      const coins = index.edgeCoins[edge]!
+      const poolIndex = index.edgePool[edge]!
+      made = new Edge(edge, index.poolKeys[poolIndex]!, this.pools[poolIndex]!, poolIndex, index.edgeFrom[edge]!, index.edgeTo[edge]!, coins & 15, coins >> 4, this.curve(edge))
+      this.edges.set(edge, made)
+    }
+    return made
   }
 }
 

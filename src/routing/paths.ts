@@ -182,15 +182,21 @@ const makeCandidate = (last: number, total: number, gasRate: number): Candidate 
   return candidateOf(edges, total, gasRate, stAmount[last]!)
 }
 
-/**
- * The candidate along these edges (each with a curve) for input `total`;
- * `estimate` is the path's float output for it when already known.
- */
-export const candidateOf = (edges: readonly Edge[], total: number, gasRate: number, estimate?: number): Candidate => {
-  const curves: Curve[] = edges.map((e) => e.curve!)
-  let usesV4 = false
-  for (const e of edges) if (e.pool.kind === "uniswap-v4") usesV4 = true
-  const hopsGas = (x: number): number => {
+/** A candidate path as plain fields (a search makes a dozen or more; a closure each would be kept with it). */
+class PathCandidate implements Candidate {
+  constructor(
+    readonly edges: readonly Edge[],
+    readonly curves: readonly Curve[],
+    readonly estimate: number,
+    readonly gas: number,
+    readonly net: number,
+    readonly spot: number,
+    readonly saturated: boolean,
+    readonly usesV4: boolean,
+  ) {}
+
+  hopsGas(x: number): number {
+    const { curves, edges } = this
     let g = 0
     for (let i = 0; i < curves.length; i++) {
       const c = curves[i]!
@@ -198,6 +204,20 @@ export const candidateOf = (edges: readonly Edge[], total: number, gasRate: numb
       x = c.out(x)
     }
     return g
+  }
+}
+
+/**
+ * The candidate along these edges (each with a curve) for input `total`;
+ * `estimate` is the path's float output for it when already known.
+ */
+export const candidateOf = (edges: readonly Edge[], total: number, gasRate: number, estimate?: number): Candidate => {
+  const curves: Curve[] = new Array(edges.length)
+  let usesV4 = false
+  for (let i = 0; i < edges.length; i++) {
+    const e = edges[i]!
+    curves[i] = e.curve!
+    if (e.pool.kind === "uniswap-v4") usesV4 = true
   }
   // the whole input's hops' gas and the path's marginal rate in one pass along the hops (hopsGas(total)
   // and pathMarginal(curves, total), the same arithmetic in the same order)
@@ -211,23 +231,30 @@ export const candidateOf = (edges: readonly Edge[], total: number, gasRate: numb
   }
   const gas = GAS.base + GAS.perSplit + hops + (usesV4 ? GAS.v4Session : 0)
   const out = estimate ?? pathOut(curves, total)
-  return {
-    edges,
-    curves,
-    estimate: out,
-    gas,
-    net: out - gasRate * gas,
-    spot: pathMarginal(curves, 0),
-    saturated: marginal === 0,
-    usesV4,
-    hopsGas,
-  }
+  return new PathCandidate(edges, curves, out, gas, out - gasRate * gas, pathMarginal(curves, 0), marginal === 0, usesV4)
 }
 
-/** indices i of the k largest values[i], largest first */
-const topIndices = (values: Float64Array, k: number): number[] => {
+/**
+ * The net estimate candidateOf gives the path ending in state `last`, without making it: the same
+ * arithmetic, each hop's input read from the state before it (the output its curve gave there)
+ */
+const netOf = (last: number, total: number, gasRate: number): number => {
+  let hops = 0
+  let usesV4 = false
+  for (let s = last; s >= 0; s = stPrev[s]!) {
+    const edge = stEdge[s]!
+    const kind = graph.pool(edge).kind
+    const prev = stPrev[s]!
+    hops += hopGas(kind, graph.curve(edge)!.crossings(prev < 0 ? total : stAmount[prev]!))
+    if (kind === "uniswap-v4") usesV4 = true
+  }
+  return stAmount[last]! - gasRate * (GAS.base + GAS.perSplit + hops + (usesV4 ? GAS.v4Session : 0))
+}
+
+/** indices i < n of the k largest values[i], largest first */
+const topIndices = (values: Float64Array, n: number, k: number): number[] => {
   const best: number[] = []
-  for (let i = 0; i < values.length; i++) {
+  for (let i = 0; i < n; i++) {
     const v = values[i]!
     if (best.length >= k && values[best[best.length - 1]!]! >= v) continue
     let j = best.length
@@ -240,6 +267,11 @@ const topIndices = (values: Float64Array, k: number): number[] => {
 
 const byNet = (a: Candidate, b: Candidate): number => b.net - a.net
 
+// per-final scratch of collect, grown as needed
+let scoreOf = new Float64Array(64)
+let spotOf = new Float64Array(64)
+const netScratch = new Float64Array(2 * KEEP_BY_NET)
+
 /** candidates from the recorded finals: all when few, else the best by net plus the best by spot rate */
 const collect = (total: number, gasRate: number): Candidate[] => {
   const n = finalsLen
@@ -248,8 +280,12 @@ const collect = (total: number, gasRate: number): Candidate[] => {
     for (let i = 0; i < n; i++) all.push(makeCandidate(finals[i]!, total, gasRate))
     return all.sort(byNet)
   }
-  const score = new Float64Array(n)
-  const spot = new Float64Array(n)
+  if (scoreOf.length < n) {
+    scoreOf = new Float64Array(Math.max(n, 2 * scoreOf.length))
+    spotOf = new Float64Array(scoreOf.length)
+  }
+  const score = scoreOf
+  const spot = spotOf
   for (let i = 0; i < n; i++) {
     const f = finals[i]!
     let gas = 0
@@ -262,13 +298,14 @@ const collect = (total: number, gasRate: number): Candidate[] => {
     score[i] = stAmount[f]! - gasRate * gas
     spot[i] = m
   }
-  const byScore = topIndices(score, 2 * KEEP_BY_NET)
-  const kept = byScore
-    .map((i) => makeCandidate(finals[i]!, total, gasRate))
-    .sort(byNet)
-    .slice(0, KEEP_BY_NET)
+  // the best by score, ranked by their net estimates (ticks crossed counted): only the kept ones are made
+  const byScore = topIndices(score, n, 2 * KEEP_BY_NET)
+  for (let k = 0; k < byScore.length; k++) netScratch[k] = netOf(finals[byScore[k]!]!, total, gasRate)
+  const ranked = byScore.map((_, k) => k).sort((a, b) => netScratch[b]! - netScratch[a]!)
+  const kept: Candidate[] = []
+  for (let k = 0; k < ranked.length && k < KEEP_BY_NET; k++) kept.push(makeCandidate(finals[byScore[ranked[k]!]!]!, total, gasRate))
   for (const i of byScore) spot[i] = Number.NEGATIVE_INFINITY
-  for (const i of topIndices(spot, KEEP_BY_SPOT)) {
+  for (const i of topIndices(spot, n, KEEP_BY_SPOT)) {
     if (spot[i] === Number.NEGATIVE_INFINITY) break
     kept.push(makeCandidate(finals[i]!, total, gasRate))
   }
@@ -276,13 +313,13 @@ const collect = (total: number, gasRate: number): Candidate[] => {
 }
 
 /** clears the beams and the token scratch */
-const reset = (neighboursOfOut: Int32Array): void => {
+const reset = (nbTo: Int32Array, first: number, end: number): void => {
   for (let layer = 0; layer < 2; layer++) {
     const list = touched[layer]!
     for (let i = 0; i < touchedLen[layer]!; i++) beamLen[layer * tokens + list[i]!] = 0
     touchedLen[layer] = 0
   }
-  for (const y of neighboursOfOut) worth[y] = 0
+  for (let k = first; k < end; k++) worth[nbTo[k]!] = 0
   stCount = 0
   finalsLen = 0
   venues = undefined
@@ -415,6 +452,6 @@ export const findCandidates = (
 
     return collect(total, gasRate)
   } finally {
-    reset(nbTo.subarray(outFirst, outEnd))
+    reset(nbTo, outFirst, outEnd)
   }
 }
