@@ -91,9 +91,9 @@ const rounding = (c: Candidate): number => {
 }
 
 /** float input of every split for these exact outputs, rounding included (Infinity when one is out of reach) */
-const floatInput = (paths: readonly Candidate[], outs: readonly bigint[]): number => {
+const floatInput = (paths: readonly Candidate[], outs: readonly number[]): number => {
   let x = 0
-  for (let i = 0; i < paths.length; i++) x += pathIn(paths[i]!.curves, Number(outs[i]!)) + rounding(paths[i]!)
+  for (let i = 0; i < paths.length; i++) x += pathIn(paths[i]!.curves, outs[i]!) + rounding(paths[i]!)
   return x
 }
 

@@ -61,9 +61,9 @@ interface Exact {
   readonly net: bigint
 }
 
-const floatGross = (paths: readonly Candidate[], amounts: readonly bigint[]): number => {
+const floatGross = (paths: readonly Candidate[], amounts: readonly number[]): number => {
   let g = 0
-  for (let i = 0; i < paths.length; i++) g += pathOut(paths[i]!.curves, Number(amounts[i]!))
+  for (let i = 0; i < paths.length; i++) g += pathOut(paths[i]!.curves, amounts[i]!)
   return g
 }
 

@@ -16,6 +16,30 @@ export const splitAmounts = (amount: bigint, bps: readonly number[]): bigint[] =
 }
 
 /**
+ * The same per-split amounts as doubles (each what Number() gives for splitAmounts' bigint), into
+ * `out`: in float arithmetic, which is exact while amount x 10000 is a safe integer; through the
+ * bigints past that.
+ */
+export const splitAmountsAsNumbers = (amount: bigint, bps: readonly number[], out: number[]): number[] => {
+  const whole = Number(amount)
+  if (whole * 10000 > Number.MAX_SAFE_INTEGER) {
+    const exact = splitAmounts(amount, bps)
+    for (let i = 0; i < bps.length; i++) out[i] = Number(exact[i]!)
+    return out
+  }
+  let rest = whole
+  for (let i = 0; i < bps.length - 1; i++) {
+    const p = whole * bps[i]!
+    // p is an exact integer: its remainder too, so the quotient is the floor without rounding
+    const a = (p - (p % 10000)) / 10000
+    out[i] = a
+    rest -= a
+  }
+  out[bps.length - 1] = rest
+  return out
+}
+
+/**
  * The nearest split set that may run when split `failing` cannot (the float
  * model puts a pool's capacity a hair above what the exact swap allows): a few
  * basis points of its share, doubling with each `attempt`, go to the largest
@@ -41,8 +65,9 @@ export const shiftShare = <P>(
  * paths ordered by allocation (largest first, so the remainder goes to the smallest), a basis
  * point going to a path in the first round only where `fits` says the path can take that share
  * of `total`; paths left with 0 bp dropped; then 1 bp moves between paths while they lower
- * `cost` of the exact per-split amounts of `amount`. Both trade directions quantise so: exact
- * input shares its input, exact output its output.
+ * `cost` of the exact per-split amounts of `amount` (given to it as doubles: the float models
+ * read nothing finer, and the moves tried make no bigints). Both trade directions quantise so:
+ * exact input shares its input, exact output its output.
  */
 export const quantiseShares = <P>(
   paths: readonly P[],
@@ -50,7 +75,7 @@ export const quantiseShares = <P>(
   total: number,
   amount: bigint,
   fits: (path: P, share: number) => boolean,
-  cost: (paths: readonly P[], amounts: readonly bigint[]) => number,
+  cost: (paths: readonly P[], amounts: readonly number[]) => number,
 ): { readonly paths: readonly P[]; readonly bps: number[]; readonly amounts: bigint[]; readonly cost: number } => {
   const n = paths.length
   const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => alloc[b]! - alloc[a]!)
@@ -78,8 +103,8 @@ export const quantiseShares = <P>(
       ps = ps.filter((_, j) => j !== k)
     }
   }
-  let amounts = splitAmounts(amount, bps)
-  let best = cost(ps, amounts)
+  const tried: number[] = new Array(ps.length)
+  let best = cost(ps, splitAmountsAsNumbers(amount, bps, tried))
   if (ps.length > 1) {
     for (let pass = 0; pass < 4; pass++) {
       let improved = false
@@ -88,11 +113,9 @@ export const quantiseShares = <P>(
           if (i === j || bps[i]! <= 1) continue
           bps[i]! -= 1
           bps[j]! += 1
-          const a = splitAmounts(amount, bps)
-          const c = cost(ps, a)
+          const c = cost(ps, splitAmountsAsNumbers(amount, bps, tried))
           if (c < best) {
             best = c
-            amounts = a
             improved = true
           } else {
             bps[i]! += 1
@@ -103,7 +126,7 @@ export const quantiseShares = <P>(
       if (!improved) break
     }
   }
-  return { paths: ps, bps, amounts, cost: best }
+  return { paths: ps, bps, amounts: splitAmounts(amount, bps), cost: best }
 }
 
 export const clampInt = (v: number | undefined, def: number, lo: number, hi: number): number =>
