@@ -1,7 +1,9 @@
-// The pricing of one request within one block, shared: /quote and /swap (and
-// the relayer's fee) read it from the per-block cache instead of searching the
-// routes again, a new block prices afresh, and with external aggregators (whose
-// answers may change within a block) nothing is kept.
+// The pricing of one request within one block, shared: a request asked again
+// within its block is priced once more and its pricing kept, and from then on
+// /quote and /swap (and the relayer's fee) read it from the per-block cache
+// instead of searching the routes again; a request asked once leaves only its
+// key; a new block prices afresh, and with external aggregators (whose answers
+// may change within a block) nothing is kept.
 import { describe, expect, test } from "bun:test"
 import { Effect } from "effect"
 import type { Address } from "viem"
@@ -72,39 +74,58 @@ const servicesOn = (options: { readonly external: boolean }) => {
 }
 
 describe("one request's pricing within a block", () => {
-  test("/quote, then /swap's pricing at the same block: the routes are searched once", async () => {
+  test("/quote, then /swap's pricing at the same block: priced again and kept; every later asking reads it", async () => {
     const s = servicesOn({ external: false })
     const quote = await Effect.runPromise(quoteProgram(s.services, request(5_000n * E6)))
+    expect(s.pricings()).toBe(1)
     const priced = await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), { sender: USDC }))
-    expect(s.pricings()).toBe(1)
+    expect(s.pricings()).toBe(2)
     expect(priced.respond(priced.candidates[0]!)).toEqual(quote)
-    // the same pricing again, and /quote's answer from it
+    // the same pricing again, and /quote's answer from it, kept with it
     expect(await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))).toBe(priced)
-    expect(await Effect.runPromise(quoteProgram(s.services, request(5_000n * E6)))).toBe(quote)
-    expect(s.pricings()).toBe(1)
+    const again = await Effect.runPromise(quoteProgram(s.services, request(5_000n * E6)))
+    expect(again).toEqual(quote)
+    expect(await Effect.runPromise(quoteProgram(s.services, request(5_000n * E6)))).toBe(again)
+    expect(s.pricings()).toBe(2)
     // another amount is priced on its own
     await Effect.runPromise(quoteProgram(s.services, request(7_000n * E6)))
-    expect(s.pricings()).toBe(2)
+    expect(s.pricings()).toBe(3)
   })
 
-  test("/swap first, then /quote at the same block: the quote answers from the swap's pricing", async () => {
+  test("/swap first, then /quote at the same block: the quote is priced again, then answers from the kept pricing", async () => {
     const s = servicesOn({ external: false })
     const priced = await Effect.runPromise(pricedOn(s.services, s.world(), request(3_000n * E6), { sender: USDC }))
     const quote = await Effect.runPromise(quoteProgram(s.services, request(3_000n * E6)))
-    expect(s.pricings()).toBe(1)
+    expect(s.pricings()).toBe(2)
     expect(quote).toEqual(priced.respond(priced.candidates[0]!))
+    expect(await Effect.runPromise(quoteProgram(s.services, request(3_000n * E6)))).toBe(quote)
+    expect(s.pricings()).toBe(2)
+  })
+
+  test("requests asked once keep nothing: each asked once more is priced once more", async () => {
+    const s = servicesOn({ external: false })
+    for (let i = 1n; i <= 5n; i++) await Effect.runPromise(quoteProgram(s.services, request(i * 1_000n * E6)))
+    expect(s.pricings()).toBe(5)
+    for (let i = 1n; i <= 5n; i++) await Effect.runPromise(quoteProgram(s.services, request(i * 1_000n * E6)))
+    expect(s.pricings()).toBe(10)
+    for (let i = 1n; i <= 5n; i++) await Effect.runPromise(quoteProgram(s.services, request(i * 1_000n * E6)))
+    expect(s.pricings()).toBe(10)
   })
 
   test("a new block prices afresh", async () => {
     const s = servicesOn({ external: false })
+    await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))
     const first = await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))
-    s.moveTo(101n)
-    const next = await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))
     expect(s.pricings()).toBe(2)
+    s.moveTo(101n)
+    // asked twice at the new block: both priced (what was kept at 100 is stale), the second kept
+    const next = await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))
     expect(next).not.toBe(first)
     expect(next.world.blockNumber).toBe(101n)
+    await Effect.runPromise(pricedOn(s.services, s.world(), request(5_000n * E6), {}))
+    expect(s.pricings()).toBe(4)
     expect((await Effect.runPromise(quoteProgram(s.services, request(5_000n * E6)))).blockNumber).toBe(101n)
-    expect(s.pricings()).toBe(2)
+    expect(s.pricings()).toBe(4)
   })
 
   test("with an external aggregator nothing is kept: every pricing asks again", async () => {
@@ -117,21 +138,51 @@ describe("one request's pricing within a block", () => {
 })
 
 describe("the quote cache's keys", () => {
+  const entry = (tag: string) => ({ priced: tag as never, response: undefined })
+  /** a request's pricing kept: asked (missed and set) once, then set again */
+  const keep = (cache: ReturnType<typeof makeQuoteCache>, block: bigint, r: QuoteRequest, e: ReturnType<typeof entry>) => {
+    cache.set(block, r, entry("first asking"))
+    cache.set(block, r, e)
+  }
+
   test("requests looked up and kept in any order each find their own entry, and only it", () => {
     const cache = makeQuoteCache()
-    const entry = (tag: string) => ({ priced: tag as never, response: undefined })
     const [a, b, c] = [request(1_000n * E6), request(2_000n * E6), { ...request(1_000n * E6), slippageBps: 100 }]
     const [ea, eb] = [entry("a"), entry("b")]
-    // looked up both, then kept in the other order
+    // looked up both, then asked once each: nothing kept yet
     expect(cache.get(100n, a)).toBeUndefined()
     expect(cache.get(100n, b)).toBeUndefined()
-    cache.set(100n, a, ea)
+    cache.set(100n, a, entry("a once"))
+    cache.set(100n, b, entry("b once"))
+    expect(cache.get(100n, a)).toBeUndefined()
+    expect(cache.get(100n, b)).toBeUndefined()
+    // asked again, in the other order: kept
     cache.set(100n, b, eb)
+    cache.set(100n, a, ea)
     expect(cache.get(100n, b)).toBe(eb)
     expect(cache.get(100n, a)).toBe(ea)
     // an equal request (another object) finds the same entry; one field apart, none
     expect(cache.get(100n, request(2_000n * E6))).toBe(eb)
     expect(cache.get(100n, c)).toBeUndefined()
     expect(cache.get(101n, a)).toBeUndefined()
+  })
+
+  test("two generations of keys: a block's latest requests are found, the oldest are let go", () => {
+    const cache = makeQuoteCache(3)
+    const rs = Array.from({ length: 8 }, (_, i) => request(BigInt(i + 1) * E6))
+    const es = rs.map((_, i) => entry(String(i)))
+    // 0..2 fill the first generation, 3..5 the second, 6 starts a third: 0..2 are dropped
+    for (const [i, r] of rs.slice(0, 7).entries()) keep(cache, 100n, r, es[i]!)
+    for (let i = 0; i < 3; i++) expect(cache.get(100n, rs[i]!)).toBeUndefined()
+    for (let i = 3; i < 7; i++) expect(cache.get(100n, rs[i]!)).toBe(es[i])
+    // a request whose key was dropped counts as asked for the first time
+    cache.set(100n, rs[0]!, es[0]!)
+    expect(cache.get(100n, rs[0]!)).toBeUndefined()
+    cache.set(100n, rs[0]!, es[0]!)
+    expect(cache.get(100n, rs[0]!)).toBe(es[0])
+    // a new block forgets every key
+    cache.set(101n, rs[7]!, es[7]!)
+    expect(cache.get(101n, rs[7]!)).toBeUndefined()
+    expect(cache.get(101n, rs[6]!)).toBeUndefined()
   })
 })
