@@ -13,7 +13,10 @@
 // The deadlines of one budget are kept in the order they were set (they all run
 // for the same time, so that is the order they fall due), behind one timer armed
 // for the first that is still running: a program that finishes costs one entry,
-// and no timer of its own.
+// and no timer of its own. Programs mostly finish in the order they started, so
+// the finished ones at the front leave the queue as they finish: a deadline is
+// not kept for the budget's whole length (kept, every request's would outlive the
+// collector's young generation).
 import { Effect, FiberId, type Fiber } from "effect"
 import type { ApiError } from "./errors.ts"
 import type { Exchange } from "./respond.ts"
@@ -28,10 +31,12 @@ class Deadline {
 }
 
 export interface Budget {
-  /** deadlines set and not yet fallen due or passed over (finished programs among them, until the timer reaches them) */
+  /** deadlines set and not yet fallen due or passed over (finished programs behind a running one among them) */
   readonly pending: () => number
   /** sets the deadline of a program running on `fiber` for the request `exchange` */
   readonly start: (fiber: Fiber.RuntimeFiber<unknown, unknown>, exchange: Exchange) => Deadline
+  /** the program of `deadline` has finished: its deadline falls due into nothing */
+  readonly finish: (deadline: Deadline) => void
 }
 
 /** Entries passed over before the queue is compacted (it is also emptied whenever no deadline is left). */
@@ -39,22 +44,29 @@ const COMPACT_AFTER = 1_024
 
 /** A budget of `ms` milliseconds; a program past it fails its request with `onTimeout()`. */
 export const makeBudget = (ms: number, onTimeout: () => ApiError): Budget => {
-  let queue: Deadline[] = []
+  // entries before `head` have left (undefined)
+  let queue: Array<Deadline | undefined> = []
   let head = 0
   let timer: ReturnType<typeof setTimeout> | undefined
 
-  const arm = () => {
-    // the finished programs at the front need no timer
-    while (head < queue.length && queue[head]!.fiber === undefined) head++
+  /** moves past the finished programs at the front; true when a deadline is left */
+  const skipFinished = (): boolean => {
+    while (head < queue.length && queue[head]!.fiber === undefined) queue[head++] = undefined
     if (head === queue.length) {
       queue = []
       head = 0
-      return
+      return false
     }
     if (head >= COMPACT_AFTER && head * 2 >= queue.length) {
       queue = queue.slice(head)
       head = 0
     }
+    return true
+  }
+
+  const arm = () => {
+    // the finished programs at the front need no timer
+    if (!skipFinished()) return
     timer = setTimeout(fire, Math.max(0, queue[head]!.at - performance.now()))
     // a budget never holds the process open: the server does, while it has requests
     timer.unref()
@@ -67,7 +79,7 @@ export const makeBudget = (ms: number, onTimeout: () => ApiError): Budget => {
       const deadline = queue[head]!
       const { fiber, exchange } = deadline
       if (fiber !== undefined && deadline.at > now) break
-      head++
+      queue[head++] = undefined
       if (fiber === undefined || exchange === undefined) continue
       deadline.fiber = undefined
       deadline.exchange = undefined
@@ -84,6 +96,12 @@ export const makeBudget = (ms: number, onTimeout: () => ApiError): Budget => {
       queue.push(deadline)
       if (timer === undefined) arm()
       return deadline
+    },
+    finish: (deadline) => {
+      deadline.fiber = undefined
+      deadline.exchange = undefined
+      // an armed timer finds its deadline gone when it fires, and arms for the next
+      if (queue[head] === deadline) skipFinished()
     },
   }
 }
@@ -103,13 +121,11 @@ export const withBudget = <A, E, B, E2>(
     // an interrupted program skips these (its fiber is interrupted): its deadline, if still set, falls due into nothing
     return Effect.matchCauseEffect(self, {
       onFailure: (cause) => {
-        deadline.fiber = undefined
-        deadline.exchange = undefined
+        budget.finish(deadline)
         return Effect.failCause(cause)
       },
       onSuccess: (a) => {
-        deadline.fiber = undefined
-        deadline.exchange = undefined
+        budget.finish(deadline)
         return then(a)
       },
     })

@@ -1,7 +1,7 @@
-// The program budget's deadlines: programs that finish are passed over, a program
-// past its budget has its fiber interrupted with the Timeout noted on its exchange,
-// at its own deadline, however many finished before it. (504 TIMEOUT over HTTP:
-// limits.test.ts.)
+// The program budget's deadlines: programs that finish leave (at once when no
+// running program was started before them), a program past its budget has its
+// fiber interrupted with the Timeout noted on its exchange, at its own deadline,
+// however many finished before it. (504 TIMEOUT over HTTP: limits.test.ts.)
 import { describe, expect, test } from "bun:test"
 import { Effect, Exit, Fiber } from "effect"
 import { makeBudget, withBudget } from "../../src/api/budget.ts"
@@ -27,14 +27,14 @@ describe("a budget's deadlines", () => {
     expect(budget.pending()).toBe(0)
   })
 
-  test("programs that finish are passed over: only the one still running is interrupted, at its own time", async () => {
+  test("programs that finish leave at once: only the one still running is interrupted, at its own time", async () => {
     const budget = makeBudget(100, timeout)
-    // 5,000 programs that answer at once, each setting its deadline
+    // 5,000 programs that answer at once, each setting its deadline and leaving with its answer
     const finished = Array.from({ length: 5_000 }, () => exchange())
     for (const x of finished) {
       expect(Effect.runSync(withBudget(Effect.succeed(1), budget, x, (n) => Effect.succeed(n + 1)))).toBe(2)
+      expect(budget.pending()).toBe(0)
     }
-    expect(budget.pending()).toBe(5_000)
     await sleep(40)
     // one that waits, started 40 ms later: its deadline is 100 ms after its own start
     const slow = exchange()
@@ -62,6 +62,21 @@ describe("a budget's deadlines", () => {
     expect(exit).toEqual(Exit.fail("no route"))
     await sleep(80)
     expect(x.timedOut).toBeUndefined()
+    expect(budget.pending()).toBe(0)
+  })
+
+  test("programs finishing behind one still running stay queued until it leaves, then go with it", async () => {
+    const budget = makeBudget(60, timeout)
+    const slow = exchange()
+    const fiber = Effect.runFork(withBudget(Effect.never, budget, slow, Effect.succeed))
+    await sleep(5)
+    const behind = Array.from({ length: 100 }, () => exchange())
+    for (const x of behind) Effect.runSync(withBudget(Effect.succeed(1), budget, x, Effect.succeed))
+    expect(budget.pending()).toBe(101)
+    const exit = await Effect.runPromise(Fiber.await(fiber))
+    expect(Exit.isInterrupted(exit)).toBe(true)
+    expect(slow.timedOut).toBeInstanceOf(Timeout)
+    for (const x of behind) expect(x.timedOut).toBeUndefined()
     expect(budget.pending()).toBe(0)
   })
 })
