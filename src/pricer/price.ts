@@ -4,7 +4,6 @@
 // request and answers always give the same result.
 import type { Address } from "viem"
 import {
-  checksum,
   USDC_ERC20_ADDRESS,
   type ExecutorSettings,
   type GasCost,
@@ -286,7 +285,7 @@ class PricedRequest implements Priced {
       priceImpactBps: this.impactOf(best),
       gasEstimate: best.gasEstimate,
       gasCost: best.gasEstimate === null ? null : gasCostOf(best.gasEstimate * world.baseFeeWei, tokenOut, this.priceOf(tokenOut.erc20Address), world.prices.get(USDC) ?? ONE_DOLLAR),
-      route: best.display.map((s) => ({ shareBps: s.shareBps, hops: s.hops.map((h) => ({ ...h, tokenIn: checksum(h.tokenIn), tokenOut: checksum(h.tokenOut) })) })),
+      route: best.display,
       blockNumber: world.blockNumber,
     }
   }

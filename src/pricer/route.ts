@@ -47,9 +47,11 @@ export const isExactOutputRequest = (request: AnySourceRequest): request is Exac
 
 export interface DisplayHop {
   readonly dex: string
-  /** pool address, 32-byte V4 pool id, or null when the source does not say */
+  /** pool address (checksummed), 32-byte V4 pool id, or null when the source does not say */
   readonly pool: string | null
+  /** checksummed, as the answer shows it */
   readonly tokenIn: Address
+  /** checksummed, as the answer shows it */
   readonly tokenOut: Address
 }
 
@@ -73,6 +75,6 @@ export interface SourceRoute {
   readonly netAmountOut: bigint
   /** what the executor runs */
   readonly route: ExecutorRoute
-  /** the spec's route shape */
+  /** the spec's route shape, as the answer shows it (every address checksummed) */
   readonly display: ReadonlyArray<{ readonly shareBps: number; readonly hops: readonly DisplayHop[] }>
 }
