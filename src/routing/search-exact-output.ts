@@ -24,7 +24,7 @@ import { waterFillOutput } from "./optimiser.ts"
 import { type Candidate, candidateOf, findCandidates } from "./paths.ts"
 import { quoteHopExactOutput } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
-import { clampInt, quantiseShares, shiftShare, splitAmounts } from "./shares.ts"
+import { clampInt, quantiseShares, shiftShare, splitAmounts, WHOLE } from "./shares.ts"
 import type { ExactOutputRoute, ExactOutputSplit, FindExactOutputParams, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
@@ -383,7 +383,7 @@ const bestOver = (
     if (!Number.isFinite(x)) continue
     const gas = routeGas(1, c.hopsGas(x), c.usesV4)
     const input = x + rounding(c)
-    const option: Option = { paths: [c], bps: [10000], input, gas, cost: input + gasRate * gas }
+    const option: Option = { paths: [c], bps: WHOLE, input, gas, cost: input + gasRate * gas }
     singles.push(option)
     if (x < firstInput) {
       firstInput = x

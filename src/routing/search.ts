@@ -26,7 +26,7 @@ import { waterFill } from "./optimiser.ts"
 import { type Candidate, findCandidates } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
-import { clampInt, quantiseShares, shiftShare, splitAmounts } from "./shares.ts"
+import { clampInt, quantiseShares, shiftShare, splitAmounts, WHOLE } from "./shares.ts"
 import type { FindRouteParams, Route, RouteSplit, RoutingMarket } from "./types.ts"
 
 const DEFAULT_MAX_HOPS = 3
@@ -328,7 +328,7 @@ export const findBestRoute = (snapshot: RoutingMarket, params: FindRouteParams):
   const options: Option[] = []
   for (const c of cands) {
     if (c.saturated) continue
-    options.push({ paths: [c], bps: [10000], gross: c.estimate, gas: c.gas, net: c.net })
+    options.push({ paths: [c], bps: WHOLE, gross: c.estimate, gas: c.gas, net: c.net })
   }
   if (maxSplits > 1) splitOptions(cands, total, amountIn, maxSplits, gasRate, options)
   options.sort((a, b) => b.net - a.net || a.paths.length - b.paths.length)

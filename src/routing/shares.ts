@@ -2,6 +2,9 @@
 // directions: split i of n gets floor(amount * bps_i / 10000), the last split
 // the remainder (of the input for exact input, of the output for exact output).
 
+/** the shares of a route with one split (never written to: options share it) */
+export const WHOLE: readonly number[] = Object.freeze([10000])
+
 /** exact per-split amounts: floor(amount * bps / 10000), the last takes the remainder */
 export const splitAmounts = (amount: bigint, bps: readonly number[]): bigint[] => {
   const out: bigint[] = new Array(bps.length)
