@@ -66,6 +66,18 @@ describe("quote id", () => {
     }
   })
 
+  test("signed with HMAC-SHA256 under keys of any length: read back under node's own HMAC, refused under another key", () => {
+    for (const length of [0, 1, 32, 63, 64, 65, 100, 200]) {
+      const key = new Uint8Array(Array.from({ length }, (_, i) => (i * 37 + length) & 255))
+      const id = encodeQuoteId(key, sample)
+      expect(decodeQuoteId(key, id, NOW)).toEqual({ ok: true, terms: sample })
+      const bytes = Buffer.from(id, "base64url")
+      const tag = createHmac("sha256", key).update(bytes.subarray(0, bytes.length - 16)).digest().subarray(0, 16)
+      expect(bytes.subarray(bytes.length - 16)).toEqual(tag)
+      expect(decodeQuoteId(KEY, id, NOW)).toEqual({ ok: false, problem: "was not issued by this service or was altered" })
+    }
+  })
+
   test("made under another key: not issued by this service", () => {
     expect(decodeQuoteId(KEY, encodeQuoteId(OTHER_KEY, sample), NOW)).toEqual({ ok: false, problem: "was not issued by this service or was altered" })
   })
