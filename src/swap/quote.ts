@@ -2,13 +2,14 @@
 // the token registry (cached), the external aggregators asked over the same
 // World, and the pure pricer. The only place, with swap.ts, that composes
 // services.
-import { Cache, Data, Duration, Effect, Equal, Hash } from "effect"
+import { Effect } from "effect"
 import type { Address } from "viem"
 import { MarketState } from "../market/index.ts"
 import { price, sourceRequest, type Priced, type PricingTokens, type Refusal, type SourceRoute } from "../pricer/index.ts"
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
+import { makePairChecks } from "./pair-checks.ts"
 import { makeQuoteCache, type CachedPricing, type QuoteCache } from "./quote-cache.ts"
 import type { World, QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
@@ -51,41 +52,21 @@ export interface QuoteServices {
   readonly maxPriceImpactBps: number
 }
 
-/**
- * A pair of tokens as a request names them; the World rides along for the look-up (the pools
- * holding a token are the holders its routability is probed with).
- */
-class TokenPair extends Data.Class<{ readonly key: string; readonly world: World; readonly request: QuoteRequest }> {
-  [Equal.symbol](that: Equal.Equal): boolean {
-    return that instanceof TokenPair && that.key === this.key
-  }
-  [Hash.symbol](): number {
-    return Hash.string(this.key)
-  }
-}
-
 /** How many token pairs the quote keeps; each pair's answer is as old as its tokens' routability allows. */
 const PAIR_CACHE_CAPACITY = 10_000
-const PAIR_TTL = Duration.minutes(10)
+const PAIR_TTL_MS = 10 * 60_000
 
 export const makeQuoteServices = (options: { readonly maxPriceImpactBps: number }): Effect.Effect<QuoteServices, never, MarketState | Tokens | Sources> => Effect.gen(function* () {
   const market = yield* MarketState
   const tokens = yield* Tokens
   const sources = yield* Sources
-  // one look-up per request for both tokens; a failure or an unverified token is asked again next time
-  const pairs = yield* Cache.make({
-    capacity: PAIR_CACHE_CAPACITY,
-    timeToLive: PAIR_TTL,
-    lookup: (pair: TokenPair) => checkTokens(tokens, pair.world, pair.request),
-  })
+  // one check per request for both tokens; a failure or an unverified token is asked again next time
   const verified = (t: PricingTokens) =>
     (t.routableIn.routable || t.routableIn.reason !== "unverified") && (t.routableOut.routable || t.routableOut.reason !== "unverified")
-  const tokensOf = (world: World, request: QuoteRequest) => {
-    const pair = new TokenPair({ key: `${request.tokenIn}|${request.tokenOut}`, world, request })
-    return pairs.get(pair).pipe(
-      Effect.tapBoth({ onFailure: () => pairs.invalidate(pair), onSuccess: (t) => (verified(t) ? Effect.void : pairs.invalidate(pair)) }),
-    )
-  }
+  const pairs = makePairChecks<PricingTokens, QuoteError>({ capacity: PAIR_CACHE_CAPACITY, ttlMs: PAIR_TTL_MS, keep: verified })
+  // the pools holding a token are the holders its routability is probed with: the asking request's World
+  const tokensOf = (world: World, request: QuoteRequest) =>
+    pairs.get(`${request.tokenIn}|${request.tokenOut}`, () => checkTokens(tokens, world, request))
   // the own router's answer is a function of the World; an aggregator's may change within a block
   return { market, sources, tokensOf, quoteCache: sources.length === 0 ? makeQuoteCache() : undefined, maxPriceImpactBps: options.maxPriceImpactBps }
 })
