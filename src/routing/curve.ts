@@ -307,7 +307,8 @@ export class ConcentratedCurve implements Curve {
     const s = d[S + lo]!
     const l = d[3 * n + 2 + lo]!
     const r = zeroForOne ? l * (1 / target - 1 / s) : l * (target - s)
-    const en = d[lo]! + Math.min(r, d[lo + 1]! - d[lo]!)
+    // a segment without liquidity has no width: its start is where the rate falls past lam
+    const en = d[lo]! + (r > 0 ? Math.min(r, d[lo + 1]! - d[lo]!) : 0)
     return Math.min(en, this.eLim) / gamma
   }
 

@@ -36,28 +36,42 @@ export const makePairChecks = <A, E>(options: PairChecksOptions<A>): PairChecks<
   // checks under way, each with the askers waiting for it (an interrupted check wakes them to check themselves)
   const running = new Map<string, Deferred.Deferred<Exit.Exit<A, E>>>()
 
-  const get = (key: string, check: () => Effect.Effect<A, E>): Effect.Effect<A, E> => {
+  const keptValue = (key: string): A | undefined => {
     const hit = kept.get(key)
-    if (hit !== undefined) {
-      if (hit.until > now()) return Effect.succeed(hit.value)
-      kept.delete(key)
-    }
+    if (hit === undefined) return undefined
+    if (hit.until > now()) return hit.value
+    kept.delete(key)
+    return undefined
+  }
+
+  // when it runs: the check may have been kept or started since the effect was made
+  const miss = (key: string, check: () => Effect.Effect<A, E>): Effect.Effect<A, E> => {
+    const value = keptValue(key)
+    if (value !== undefined) return Effect.succeed(value)
     const underWay = running.get(key)
     if (underWay !== undefined) {
-      return Effect.flatMap(Deferred.await(underWay), (exit) => (Exit.isInterrupted(exit) ? get(key, check) : exit))
+      return Effect.flatMap(Deferred.await(underWay), (exit) => (Exit.isInterrupted(exit) ? miss(key, check) : exit))
     }
-    const done = Deferred.unsafeMake<Exit.Exit<A, E>>(FiberId.none)
-    running.set(key, done)
-    return Effect.onExit(Effect.suspend(check), (exit) =>
-      Effect.sync(() => {
-        running.delete(key)
-        if (Exit.isSuccess(exit) && options.keep(exit.value)) {
-          if (kept.size >= options.capacity) kept.delete(kept.keys().next().value!)
-          kept.set(key, { value: exit.value, until: now() + options.ttlMs })
-        }
-        Deferred.unsafeDone(done, Effect.succeed(exit))
-      }),
-    )
+    // the check is registered and its end hook set in one uninterruptible step: a check under way always ends
+    return Effect.uninterruptibleMask((restore) => {
+      const done = Deferred.unsafeMake<Exit.Exit<A, E>>(FiberId.none)
+      running.set(key, done)
+      return Effect.onExit(restore(Effect.suspend(check)), (exit) =>
+        Effect.sync(() => {
+          running.delete(key)
+          if (Exit.isSuccess(exit) && options.keep(exit.value)) {
+            if (kept.size >= options.capacity) kept.delete(kept.keys().next().value!)
+            kept.set(key, { value: exit.value, until: now() + options.ttlMs })
+          }
+          Deferred.unsafeDone(done, Effect.succeed(exit))
+        }),
+      )
+    })
+  }
+
+  const get = (key: string, check: () => Effect.Effect<A, E>): Effect.Effect<A, E> => {
+    const value = keptValue(key)
+    return value !== undefined ? Effect.succeed(value) : Effect.suspend(() => miss(key, check))
   }
 
   return { get }

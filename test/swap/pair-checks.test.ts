@@ -90,4 +90,13 @@ describe("a pair's checks", () => {
     expect(calls).toBe(2)
     expect(await Effect.runPromise(pairs.get("a|b", () => Effect.succeed("later")))).toBe("ab")
   })
+
+  test("an asking made but never run holds no check under way: the next asker checks", async () => {
+    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const c = counted()
+    pairs.get("a|b", c.check("never run"))
+    const answer = await Effect.runPromise(Effect.timeout(pairs.get("a|b", c.check("ab")), "1 second"))
+    expect(answer).toBe("ab")
+    expect(c.calls()).toBe(1)
+  })
 })
