@@ -254,7 +254,8 @@ const startHttpRouterVariant = async (env: Record<string, string>) => {
       HttpRouter.all(
         "*",
         Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) =>
-          Effect.map(edge.handle(request.source as Request, () => Option.getOrElse(request.remoteAddress, () => "unknown")), (response) => HttpServerResponse.raw(response))),
+          // the edge runs uninterruptible but for its own interruptible region (edge.ts)
+          Effect.map(Effect.uninterruptible(edge.handle(request.source as Request, () => Option.getOrElse(request.remoteAddress, () => "unknown"))), (response) => HttpServerResponse.raw(response))),
       ),
     )
     const scope = yield* Effect.scope

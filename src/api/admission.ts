@@ -136,7 +136,9 @@ export const makeAdmission = (settings: AdmissionSettings) =>
 
     /**
      * Runs `exchange` once the request is let in, holding a server slot and one of its key's
-     * slots while it runs; `exchange` is built only then.
+     * slots while it runs; `exchange` is built only then. Run it on an uninterruptible fiber
+     * (the request's): the server slot is taken and its release set up without a mask, and
+     * only the key's checks and the exchange are interruptible.
      */
     const admit = (
       request: Request,
@@ -152,19 +154,17 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       if (serverInFlight >= settings.maxInFlight) return Effect.fail(new Overloaded({ retryAfterSeconds: 1 }))
       const tooLarge = declaredLengthProblem(request.headers)
       if (tooLarge !== undefined) return Effect.fail(tooLarge)
-      // the server slot is taken and given back in one uninterruptible region, the release on every exit
-      return Effect.uninterruptibleMask((restore) => {
-        serverInFlight++
-        return Effect.matchCauseEffect(restore(admitKey(request, ip, endpoint, x, exchange)), {
-          onFailure: (cause) => {
-            serverInFlight--
-            return Effect.failCause(cause)
-          },
-          onSuccess: (response) => {
-            serverInFlight--
-            return Effect.succeed(response)
-          },
-        })
+      // the fiber is uninterruptible here: the slot is taken as this runs and given back on every exit
+      serverInFlight++
+      return Effect.matchCauseEffect(Effect.interruptible(admitKey(request, ip, endpoint, x, exchange)), {
+        onFailure: (cause) => {
+          serverInFlight--
+          return Effect.failCause(cause)
+        },
+        onSuccess: (response) => {
+          serverInFlight--
+          return Effect.succeed(response)
+        },
       })
     }
 

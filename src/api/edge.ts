@@ -66,8 +66,8 @@ export const makeEdge = (settings: EdgeSettings) =>
         }
         return Effect.zipRight(
           FiberRef.set(FiberRef.currentLogAnnotations, HashMap.set(annotations, "requestId", x.requestId)),
-          // interruptible here only: an interrupted request (its budget run out) still answers
-          Effect.matchCauseEffect(Effect.interruptible(admission.admit(request, ip, path, endpoint, x, exchange)), {
+          // interruptible only within admission: an interrupted request (its budget run out) still answers
+          Effect.matchCauseEffect(admission.admit(request, ip, path, endpoint, x, exchange), {
             onFailure: (cause) => Effect.flatMap(failureResponse(request, path, x, cause), answered),
             onSuccess: answered,
           }),
