@@ -53,6 +53,7 @@ const secondsToFull = (tokens: number, perMinute: number): number =>
 /** Token buckets; swept every `sweepEvery` while the scope lives. */
 export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute") =>
   Effect.gen(function* () {
+    const clock = yield* Effect.clock
     const buckets = new Map<string, Bucket>()
     const refill = (bucket: Bucket, now: number, perMinute: number) => {
       const elapsed = Math.max(0, now - bucket.at)
@@ -62,7 +63,7 @@ export const makeTokenBuckets = (sweepEvery: Duration.DurationInput = "1 minute"
     }
     // the clock read and the decision in one step (this runs on every request)
     const take = (key: string, perMinute: number): Effect.Effect<RateDecision> =>
-      Effect.clockWith((clock) => Effect.succeed(decide(key, perMinute, clock.unsafeCurrentTimeMillis())))
+      Effect.sync(() => decide(key, perMinute, clock.unsafeCurrentTimeMillis()))
     const decide = (key: string, perMinute: number, now: number): RateDecision => {
       let bucket = buckets.get(key)
       if (bucket === undefined) {

@@ -25,6 +25,8 @@ export type ExchangeSettings = Pick<AppConfigShape, "quoteTimeoutMs" | "swapTime
 export const makeExchange = (settings: ExchangeSettings) =>
   Effect.gen(function* () {
     const programs = yield* SwapPrograms
+    // read once here rather than asked for on every request (an Effect step each)
+    const clock = yield* Effect.clock
     // present only when the service has a relayer
     const gasless = yield* Effect.serviceOption(GaslessPrograms)
     const keys = yield* ApiKeys
@@ -104,26 +106,27 @@ export const makeExchange = (settings: ExchangeSettings) =>
       })
     }
 
-    const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<Response, ApiError> =>
-      endpoint === "sources" || endpoint === "tokens" ? runCatalog(endpoint, body, x) : Effect.clockWith((clock) => {
-        const nowSeconds = Math.floor(clock.unsafeCurrentTimeMillis() / 1000)
-        if (endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status") return runGasless(endpoint, body, x, nowSeconds)
-        const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
-        if (endpoint === "quote") {
-          return Either.match(decodeQuoteRequest(body, rules), {
-            onLeft: Effect.fail,
-            onRight: (req) =>
-              withBudget(programs.quote(req), quoteBudget, x, (answer) =>
-                respond(encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
-          })
-        }
-        return Either.match(Either.flatMap(decodeSwapRequest(body, rules), (req) => Either.map(quotedTerms(req, nowSeconds), (terms) => ({ req, terms }))), {
+    // runs once the body is read (the body's continuation): `now` is read then
+    const runProgram = (endpoint: ApiEndpoint, body: unknown, x: Exchange): Effect.Effect<Response, ApiError> => {
+      if (endpoint === "sources" || endpoint === "tokens") return runCatalog(endpoint, body, x)
+      const nowSeconds = Math.floor(clock.unsafeCurrentTimeMillis() / 1000)
+      if (endpoint === "gasless/quote" || endpoint === "gasless/submit" || endpoint === "gasless/status") return runGasless(endpoint, body, x, nowSeconds)
+      const rules = { chainId: programs.chainId, executor: programs.executor, nowSeconds, sourceNames: programs.sourceNames }
+      if (endpoint === "quote") {
+        return Either.match(decodeQuoteRequest(body, rules), {
           onLeft: Effect.fail,
-          onRight: ({ req, terms }) =>
-            withBudget(programs.swap(req), swapBudget, x, (answer) =>
-              respond(encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId), x)),
+          onRight: (req) =>
+            withBudget(programs.quote(req), quoteBudget, x, (answer) =>
+              respond(encodeQuoteResponse(req, answer, issueQuoteId(req, answer, nowSeconds), x.requestId), x)),
         })
+      }
+      return Either.match(Either.flatMap(decodeSwapRequest(body, rules), (req) => Either.map(quotedTerms(req, nowSeconds), (terms) => ({ req, terms }))), {
+        onLeft: Effect.fail,
+        onRight: ({ req, terms }) =>
+          withBudget(programs.swap(req), swapBudget, x, (answer) =>
+            respond(encodeSwapResponse(req, answer, programs.executor, terms === undefined ? null : priceChangeOf(terms, answer), x.requestId), x)),
       })
+    }
 
     const bodyOptions = { limit: BODY_LIMIT_BYTES, timeoutMs: settings.bodyTimeoutMs }
 
