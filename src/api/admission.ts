@@ -4,7 +4,7 @@
 // per-IP bad-key limit) → key's rate (429 RATE_LIMITED) → key's in-flight slots
 // (429 CONCURRENCY_LIMITED). The limits may be shared (Redis): when their store
 // cannot be reached and the service is set to refuse, the answer is 503 UNAVAILABLE.
-import { Effect } from "effect"
+import { Cause, Effect, Either } from "effect"
 import {
   ApiKeys,
   BadKeyLimits,
@@ -109,7 +109,8 @@ export const makeAdmission = (settings: AdmissionSettings) =>
 
     /**
      * The key, its rate (the limit headers go on this and every later response), then
-     * `exchange` holding one of its key's slots; `exchange` is built only then.
+     * `exchange` holding one of its key's slots; `exchange` is built only then. The access
+     * services' failures come out as they are: `admit` explains them.
      */
     const admitKey = (
       request: Request,
@@ -117,21 +118,18 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       endpoint: Exclude<EndpointLabel, "other">,
       x: Exchange,
       exchange: (endpoint: Exclude<EndpointLabel, "other">, request: Request, x: Exchange) => Effect.Effect<Response, ApiError>,
-    ): Effect.Effect<Response, ApiError> => {
+    ): Effect.Effect<Response, ApiError | KeyRejected | KeyStoreError | LimitStoreUnavailable | InFlightFull> => {
       const presented = presentedKey(request.headers)
       if ("problem" in presented) return refuse(ip, presented.problem)
-      return Effect.catchAll(
-        Effect.flatMap(keys.verifyRecent(presented.key), (key) => {
-          x.keyId = key.id
-          return Effect.flatMap(rates.take(key.id, key.rpm), (rate) => {
-            x.rate = rate
-            return rate.allowed
-              ? inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x))
-              : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
-          })
-        }),
-        (e) => explain(ip, e),
-      )
+      return Effect.flatMap(keys.verifyRecent(presented.key), (key) => {
+        x.keyId = key.id
+        return Effect.flatMap(rates.take(key.id, key.rpm), (rate) => {
+          x.rate = rate
+          return rate.allowed
+            ? inFlight.withSlot(key.id, key.concurrency, exchange(endpoint, request, x))
+            : Effect.fail(new RateLimited({ message: `over this API key's limit of ${key.rpm} requests a minute`, retryAfterSeconds: rate.retryAfterSeconds }))
+        })
+      })
     }
 
     /**
@@ -154,12 +152,14 @@ export const makeAdmission = (settings: AdmissionSettings) =>
       if (serverInFlight >= settings.maxInFlight) return Effect.fail(new Overloaded({ retryAfterSeconds: 1 }))
       const tooLarge = declaredLengthProblem(request.headers)
       if (tooLarge !== undefined) return Effect.fail(tooLarge)
-      // the fiber is uninterruptible here: the slot is taken as this runs and given back on every exit
+      // the fiber is uninterruptible here: the slot is taken as this runs and given back on every exit,
+      // and the access services' failures are explained on the way out (one step for both)
       serverInFlight++
       return Effect.matchCauseEffect(Effect.interruptible(admitKey(request, ip, endpoint, x, exchange)), {
         onFailure: (cause) => {
           serverInFlight--
-          return Effect.failCause(cause)
+          const failure = Cause.failureOrCause(cause)
+          return Either.isLeft(failure) ? Effect.interruptible(explain(ip, failure.left)) : Effect.failCause(failure.right)
         },
         onSuccess: (response) => {
           serverInFlight--
