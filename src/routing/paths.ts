@@ -251,8 +251,8 @@ const netOf = (last: number, total: number, gasRate: number): number => {
   return stAmount[last]! - gasRate * (GAS.base + GAS.perSplit + hops + (usesV4 ? GAS.v4Session : 0))
 }
 
-/** indices i < n of the k largest values[i], largest first */
-const topIndices = (values: Float64Array, n: number, k: number): number[] => {
+/** indices i < n of the k largest values[i], largest first (equal values in index order) */
+export const topIndices = (values: Float64Array, n: number, k: number): number[] => {
   const best: number[] = []
   for (let i = 0; i < n; i++) {
     const v = values[i]!

@@ -23,7 +23,7 @@ import { type Curve, pathMarginal, pathOut } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
 import { graphOf, tokenKey } from "./graph.ts"
 import { waterFill } from "./optimiser.ts"
-import { type Candidate, findCandidates } from "./paths.ts"
+import { type Candidate, findCandidates, topIndices } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
 import { clampInt, quantiseShares, shiftShare, splitAmounts, WHOLE } from "./shares.ts"
@@ -127,7 +127,7 @@ const splitOptions = (
   const best = new Float64Array(maxSplits)
 
   for (let n = 2; n <= maxSplits; n++) {
-    const eligible: Candidate[] = []
+    let eligible: Candidate[] = []
     for (const c of cands) {
       if (chosen.includes(c) || c.spot <= level) continue
       if (c.edges.some((e) => used.has(e.poolIndex))) continue
@@ -136,9 +136,11 @@ const splitOptions = (
     if (eligible.length === 0) break
     const probe = total / n
     if (eligible.length > TRY_PER_SPLIT) {
-      const score = new Map(eligible.map((c) => [c, pathOut(c.curves, probe)]))
-      eligible.sort((a, b) => score.get(b)! - score.get(a)!)
-      eligible.length = TRY_PER_SPLIT
+      // the likeliest by their output at an even share, best first (equal ones in their order)
+      const score = new Float64Array(eligible.length)
+      for (let i = 0; i < eligible.length; i++) score[i] = pathOut(eligible[i]!.curves, probe)
+      const likeliest = eligible
+      eligible = topIndices(score, likeliest.length, TRY_PER_SPLIT).map((i) => likeliest[i]!)
     }
     let bestGross = Number.NEGATIVE_INFINITY
     let bestCand: Candidate | undefined
@@ -154,14 +156,15 @@ const splitOptions = (
         bestGross = g
         bestCand = c
         bestLevel = lam
-        best.set(alloc.subarray(0, n))
+        for (let i = 0; i < n; i++) best[i] = alloc[i]!
       }
     }
     if (bestCand === undefined) break
     chosen.push(bestCand)
     curves.push(bestCand.curves)
     for (const e of bestCand.edges) used.add(e.poolIndex)
-    const opt = quantise(chosen, best.subarray(0, n), total, amountIn, gasRate)
+    // quantise reads the first chosen.length (n) entries
+    const opt = quantise(chosen, best, total, amountIn, gasRate)
     if (opt !== undefined && opt.paths.length > 1) options.push(opt)
     if (!(bestGross > prevGross)) break
     prevGross = bestGross

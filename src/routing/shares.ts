@@ -64,7 +64,8 @@ export const shiftShare = <P>(
 }
 
 /**
- * Basis points for a float allocation `alloc` of `total` over `paths`: largest remainder, the
+ * Basis points for a float allocation `alloc` of `total` over `paths` (its first paths.length
+ * entries; any past them are not read): largest remainder, the
  * paths ordered by allocation (largest first, so the remainder goes to the smallest), a basis
  * point going to a path in the first round only where `fits` says the path can take that share
  * of `total`; paths left with 0 bp dropped; then 1 bp moves between paths while they lower
