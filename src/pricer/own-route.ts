@@ -44,12 +44,6 @@ export interface OwnRouteOptions {
   readonly venues?: ReadonlySet<string>
 }
 
-const routeOptions = (options: OwnRouteOptions) => ({
-  ...(options.maxHops !== undefined ? { maxHops: options.maxHops } : {}),
-  ...(options.maxSplits !== undefined ? { maxSplits: options.maxSplits } : {}),
-  ...(options.venues !== undefined ? { venues: options.venues } : {}),
-})
-
 const displayOf = (splits: ReadonlyArray<{ readonly shareBps: number; readonly hops: readonly RouteHop[] }>): SourceRoute["display"] =>
   splits.map((s) => ({
     shareBps: s.shareBps,
@@ -66,7 +60,9 @@ export const ownRouteExactOutput = (request: ExactOutputSourceRequest, options: 
     tokenOut: request.tokenOut,
     amountOut: request.amountOut,
     nativeToTokenIn: request.nativeToTokenIn,
-    ...routeOptions(options),
+    maxHops: options.maxHops,
+    maxSplits: options.maxSplits,
+    venues: options.venues,
   })
   if (found === undefined) return undefined
   const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()
@@ -89,7 +85,9 @@ export const ownRoute = (request: SourceRequest, options: OwnRouteOptions = {}):
     tokenOut: request.tokenOut,
     amountIn: request.amountIn,
     nativeToTokenOut: request.nativeToTokenOut,
-    ...routeOptions(options),
+    maxHops: options.maxHops,
+    maxSplits: options.maxSplits,
+    venues: options.venues,
   })
   if (found === undefined || found.amountOut === 0n) return undefined
   const venueIds = request.snapshot.executor?.venueIds ?? new Map<string, number>()

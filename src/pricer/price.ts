@@ -111,7 +111,6 @@ export function sourceRequest(world: World, tokens: PricingTokens, request: Quot
   const refusal = tokenRefusal(tokens)
   if (refusal !== undefined) return refusal
   const nativePrice = world.prices.get(USDC) ?? ONE_DOLLAR
-  const extra = { ...(request.slippageBps !== undefined ? { slippageBps: request.slippageBps } : {}), ...(sender !== undefined ? { sender } : {}) }
   if (request.tradeType === "exactOutput") {
     const protocolBps = world.executor?.protocolFeeBps ?? 0
     const gross = grossForNet(request.amountOut, { protocolBps, partnerBps: request.feeBps })
@@ -123,7 +122,8 @@ export function sourceRequest(world: World, tokens: PricingTokens, request: Quot
       amountOut: (gross + tokenOut.scale - 1n) / tokenOut.scale,
       snapshot: world,
       nativeToTokenIn: (wei) => (inIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenIn.decimals, priceOut: priceIn })),
-      ...extra,
+      slippageBps: request.slippageBps,
+      sender,
     }
   }
   // native input goes down the route in whole ERC-20 units; the executor refunds the rest
@@ -138,7 +138,8 @@ export function sourceRequest(world: World, tokens: PricingTokens, request: Quot
     snapshot: world,
     nativeToTokenOut: (wei) =>
       outIsUsdc ? wei / 10n ** 12n : nativeToToken({ wei, nativePrice, decimalsOut: tokenOut.decimals, priceOut }),
-    ...extra,
+    slippageBps: request.slippageBps,
+    sender,
   }
 }
 
@@ -166,8 +167,9 @@ export const price = (
   if (refusal !== undefined) return refusal
   const settings = world.executor
   if (settings === undefined) return { kind: "no-executor", blockNumber: world.blockNumber }
-  const { maxPriceImpactBps, ...search } = options
-  const routeOptions = request.allowedSources === undefined ? search : { ...search, venues: request.allowedSources }
+  const { maxPriceImpactBps } = options
+  // a request's includeSources / excludeSources name the venues its route may use
+  const routeOptions: OwnRouteOptions = { maxHops: options.maxHops, maxSplits: options.maxSplits, venues: request.allowedSources ?? options.venues }
 
   // the ranked routes; for exact output, the gross every route pays
   let ranked: SourceRoute[]
