@@ -18,7 +18,7 @@ import { join } from "node:path"
 import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits } from "../src/access/index.ts"
 import { makeEdge, startApiServer, SYNTHETIC, syntheticPrograms, type RunningApi } from "../src/api/index.ts"
 import { loadAppConfig } from "../src/config/index.ts"
-import { percentile, type Measurement } from "./measurement.ts"
+import { percentile, processCpuMs, type Measurement } from "./measurement.ts"
 import { startBuildServer, type BuildServer } from "./support/build-server.ts"
 
 // ---------------------------------------------------------------- targets
@@ -39,7 +39,9 @@ const RUN_MS = 2_000
 const MAX_REQUESTS = 400_000
 const KEYS = 64
 /** rounds per variant, interleaved across variants; each figure is the median of its rounds */
-const ROUNDS = 3
+const ROUNDS = 5
+/** how a CPU row is measured */
+const CPU_NOTE = `every thread of the serving process over the saturated load, warm-up included, per response; median of ${ROUNDS} rounds`
 
 // ---------------------------------------------------------------- load generator (child)
 interface LoadSpec {
@@ -55,7 +57,10 @@ interface LoadSpec {
 }
 
 interface LoadResult {
+  /** responses within the measured window */
   readonly completed: number
+  /** every response, the warm-up's included (what the server's CPU over the whole load served) */
+  readonly answered: number
   readonly non200: number
   readonly errors: number
   readonly elapsedMs: number
@@ -67,6 +72,7 @@ interface LoadResult {
 const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
   const latencies = new Float64Array(spec.maxRequests)
   let completed = 0
+  let answered = 0
   let non200 = 0
   let errors = 0
   let firstBadResponse: string | undefined
@@ -117,6 +123,7 @@ const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
               const total = headerEnd + 4 + length
               if (buffered.length < total) return
               const now = performance.now()
+              answered++
               const status = head.slice(9, 12)
               if (status !== "200") {
                 non200++
@@ -151,6 +158,7 @@ const runLoad = async (spec: LoadSpec): Promise<LoadResult> => {
   const sample = Array.from(latencies.subarray(0, completed))
   return {
     completed,
+    answered,
     non200,
     errors,
     elapsedMs: completed > 0 ? measuredEnd - measuredStart : 0,
@@ -201,6 +209,8 @@ const swapBody = JSON.stringify({ tokenIn: SYNTHETIC.tokens.usdc, tokenOut: SYNT
 interface Variant {
   readonly name: string
   readonly port: number
+  /** the process serving it (this one, or a build's child) */
+  readonly pid: number
   readonly requests: (path: "quote" | "swap") => string[]
 }
 
@@ -208,6 +218,8 @@ interface VariantResult {
   readonly p50: number
   readonly p99: number
   readonly rps: number
+  /** the serving process's CPU (every thread) per request at saturation, µs, warm-up included */
+  readonly cpuUs: number
   readonly bad: number
 }
 
@@ -216,12 +228,14 @@ const median = (xs: readonly number[]) => percentile(xs, 50)
 const measureOnce = async (v: Variant, path: "quote" | "swap", saturation: boolean) => {
   const requests = v.requests(path)
   const latency = await load({ port: v.port, connections: LATENCY_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
+  const cpuBefore = processCpuMs(v.pid)
   const saturated = saturation
     ? await load({ port: v.port, connections: SATURATION_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
     : undefined
+  const cpuUs = saturated && saturated.answered > 0 ? ((processCpuMs(v.pid) - cpuBefore) * 1000) / saturated.answered : Number.NaN
   const bad = latency.non200 + latency.errors + (saturated ? saturated.non200 + saturated.errors : 0)
   if (bad > 0) process.stderr.write(`${v.name} /${path}: ${bad} failed responses; first: ${latency.firstBadResponse ?? saturated?.firstBadResponse ?? "(connection error)"}\n`)
-  return { p50: latency.p50, p99: latency.p99, rps: saturated?.rps ?? Number.NaN, bad }
+  return { p50: latency.p50, p99: latency.p99, rps: saturated?.rps ?? Number.NaN, cpuUs, bad }
 }
 
 /** Runs every job ROUNDS times, interleaved (so a burst of load from elsewhere hits all of them), medians. */
@@ -234,6 +248,7 @@ const measureInterleaved = async (jobs: ReadonlyArray<() => Promise<VariantResul
     p50: median(rs.map((x) => x.p50)),
     p99: median(rs.map((x) => x.p99)),
     rps: median(rs.map((x) => x.rps)),
+    cpuUs: median(rs.map((x) => x.cpuUs)),
     bad: rs.reduce((n, x) => n + x.bad, 0),
   }))
 }
@@ -304,9 +319,9 @@ export async function run(): Promise<Measurement[]> {
     const edgeRequests = (path: "quote" | "swap") =>
       keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key }))
     const variants: Variant[] = [
-      { name: "bare Bun.serve JSON handler", port: bare.port!, requests: () => [rawPost("/", quoteBody, {})] },
-      { name: "edge on Bun.serve (served)", port: api.port, requests: edgeRequests },
-      { name: "edge behind HttpRouter on BunHttpServer", port: router.port, requests: edgeRequests },
+      { name: "bare Bun.serve JSON handler", port: bare.port!, pid: process.pid, requests: () => [rawPost("/", quoteBody, {})] },
+      { name: "edge on Bun.serve (served)", port: api.port, pid: process.pid, requests: edgeRequests },
+      { name: "edge behind HttpRouter on BunHttpServer", port: router.port, pid: process.pid, requests: edgeRequests },
     ]
 
     const results: Measurement[] = []
@@ -329,6 +344,7 @@ export async function run(): Promise<Measurement[]> {
     const buildVariant = (b: { label: string; server: BuildServer }): Variant => ({
       name: b.label,
       port: b.server.port,
+      pid: b.server.pid,
       requests: (path) => b.server.keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key })),
     })
     const [bareRun, edgeQuote, edgeSwap, routerQuote, ...buildRuns] = await measureInterleaved([
@@ -345,10 +361,12 @@ export async function run(): Promise<Measurement[]> {
       row("bare Bun.serve, p50 @16 conns", bareRun.p50, "ms", undefined, `framework ceiling; median of ${ROUNDS} interleaved rounds`),
       row("bare Bun.serve, p99 @16 conns", bareRun.p99, "ms"),
       row(`bare Bun.serve, throughput @${SATURATION_CONNECTIONS} conns`, bareRun.rps, "req/s", undefined, failures(bareRun)),
+      row(`bare Bun.serve, CPU per request @${SATURATION_CONNECTIONS} conns`, bareRun.cpuUs, "µs", undefined, CPU_NOTE),
       row("/quote p50 @16 conns", edgeQuote.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: edgeQuote.p50 <= QUOTE_P50_MS }, "edge on Bun.serve, synthetic programs"),
       row("/quote p99 @16 conns", edgeQuote.p99, "ms", { text: `<= ${QUOTE_P99_MS}`, met: edgeQuote.p99 <= QUOTE_P99_MS }),
       row(`/quote throughput @${SATURATION_CONNECTIONS} conns`, edgeQuote.rps, "req/s", { text: `>= ${QUOTE_RPS}`, met: edgeQuote.rps >= QUOTE_RPS && edgeQuote.bad === 0 },
         failures(edgeQuote) ?? share(edgeQuote)),
+      row(`/quote CPU per request @${SATURATION_CONNECTIONS} conns`, edgeQuote.cpuUs, "µs", undefined, `${(edgeQuote.cpuUs / bareRun.cpuUs).toFixed(1)}× bare Bun.serve's; ${CPU_NOTE}`),
       row("/swap p50 @16 conns", edgeSwap.p50, "ms", { text: `<= ${SWAP_P50_MS}`, met: edgeSwap.p50 <= SWAP_P50_MS && edgeSwap.bad === 0 }, failures(edgeSwap)),
       row("/swap p99 @16 conns", edgeSwap.p99, "ms"),
       row("HttpRouter variant /quote p50 @16 conns", routerQuote.p50, "ms", undefined, "the same edge behind @effect/platform HttpRouter on BunHttpServer, tracing span off (not served)"),
@@ -363,10 +381,14 @@ export async function run(): Promise<Measurement[]> {
       results.push(
         row(`the edge alone, share of bare (${b.label})`, pct, "%", { text: `>= ${EDGE_SHARE_PCT}`, met: pct >= EDGE_SHARE_PCT && r.bad === 0 }, failures(r) ?? `${Math.round(r.rps)} req/s; child process, same rounds`),
         row(`/quote p50 @16 conns (${b.label})`, r.p50, "ms", { text: `<= ${QUOTE_P50_MS}`, met: r.p50 <= QUOTE_P50_MS }),
+        row(`/quote CPU per request @${SATURATION_CONNECTIONS} conns (${b.label})`, r.cpuUs, "µs", undefined, `the child's process; ${CPU_NOTE}`),
       )
     })
     if (builds.length === 2) {
-      results.push(row("the edge alone, this build over the build before", buildRuns[0]!.rps / buildRuns[1]!.rps, "x", undefined, "throughput ratio, same rounds"))
+      results.push(
+        row("the edge alone, this build over the build before", buildRuns[0]!.rps / buildRuns[1]!.rps, "x", undefined, "throughput ratio, same rounds"),
+        row("the edge alone, CPU per /quote: the build before over this build", buildRuns[1]!.cpuUs / buildRuns[0]!.cpuUs, "x", undefined, "CPU ratio, same rounds"),
+      )
     }
     return results
   } finally {

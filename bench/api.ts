@@ -9,7 +9,7 @@
 // then /swap on both.
 import { Effect, Either, Layer, Metric } from "effect"
 import { erc20Abi, maxUint256, type Address } from "viem"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startApiServer } from "../src/api/index.ts"
@@ -19,7 +19,7 @@ import { devnetClient, startDevnet, testAccounts } from "../src/devnet/index.ts"
 import { chainSettings } from "../src/config/index.ts"
 import { livePrograms } from "../src/swap/live.ts"
 import { load, rawPost, startBareServer } from "./api-edge.ts"
-import { percentile, type Measurement } from "./measurement.ts"
+import { percentile, processCpuMs, type Measurement } from "./measurement.ts"
 import { startBuildServer, type BuildServer } from "./support/build-server.ts"
 
 const QUOTE_P50_MS = 2
@@ -31,7 +31,7 @@ const SHARE_FLOOR_PCT = 15
 const SHARE_AIM_PCT = 25
 /** an earlier build to measure beside this one (a checkout with its own node_modules) */
 const BASE_ROOT = process.env.BENCH_BASE_ROOT
-const BUILD_ROUNDS = 3
+const BUILD_ROUNDS = 5
 const KEYS = 32
 /** /swap p50 at 16 connections over the simulation alone, one at a time */
 const SWAP_OVER_SIMULATION = 3
@@ -152,19 +152,6 @@ export async function run(): Promise<Measurement[]> {
   }
 }
 
-/** CPU time a process has used, ms (Linux /proc; 0 elsewhere). */
-const cpuMs = (pid: number): number => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
-  } catch {
-    return 0
-  }
-}
-/** USER_HZ: the unit of /proc's CPU times on Linux */
-const CLOCK_TICKS = 100
-
 /**
  * /quote with every amount new on this build and on the one at `baseRoot`, each served from a
  * child process over this devnet, beside bare Bun.serve; then /swap on both: BUILD_ROUNDS
@@ -194,22 +181,31 @@ const compareBuilds = async (
       })
     const bareRequests = [rawPost("/", JSON.stringify(trades[0]), {})]
     const jobs = [
-      { port: bare.port!, requests: () => bareRequests, cycle: false },
-      ...servers.map((s) => ({ port: s.server.port, requests: distinct(s.server.keys), cycle: true })),
+      { port: bare.port!, pid: process.pid, requests: () => bareRequests, cycle: false },
+      ...servers.map((s) => ({ port: s.server.port, pid: s.server.pid, requests: distinct(s.server.keys), cycle: true })),
     ]
     const rps: number[][] = jobs.map(() => [])
+    // the serving process's CPU (every thread) per response over the whole load, warm-up included
+    const cpuUs: number[][] = jobs.map(() => [])
     const bad: number[] = jobs.map(() => 0)
     const firstBad: Array<string | undefined> = jobs.map(() => undefined)
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, job] of jobs.entries()) {
+        const cpuBefore = processCpuMs(job.pid)
         const r = await load({ port: job.port, requests: job.requests(round), cycle: job.cycle, connections: 64, warmupMs: 1_000, durationMs: 3_000, maxRequests: 200_000 })
+        if (r.answered > 0) cpuUs[i]!.push(((processCpuMs(job.pid) - cpuBefore) * 1000) / r.answered)
         rps[i]!.push(r.rps)
         bad[i]! += r.non200 + r.errors
         firstBad[i] ??= r.non200 + r.errors > 0 ? (r.firstBadResponse?.slice(0, 80) ?? "connection error") : undefined
       }
     }
     const [bareRps, ...buildRps] = rps.map((xs) => percentile(xs, 50)) as [number, ...number[]]
-    const rows: Measurement[] = [{ name: "bare Bun.serve throughput @64 conns (builds' rounds)", value: Math.round(bareRps), unit: "req/s", note: `median of ${BUILD_ROUNDS} rounds interleaved with the builds below` }]
+    const [bareCpu, ...buildCpu] = cpuUs.map((xs) => percentile(xs, 50)) as [number, ...number[]]
+    const cpuNote = `every thread of the serving process over the load, warm-up included, per response; median of ${BUILD_ROUNDS} rounds`
+    const rows: Measurement[] = [
+      { name: "bare Bun.serve throughput @64 conns (builds' rounds)", value: Math.round(bareRps), unit: "req/s", note: `median of ${BUILD_ROUNDS} rounds interleaved with the builds below` },
+      { name: "bare Bun.serve CPU per request @64 conns (builds' rounds)", value: Math.round(bareCpu * 10) / 10, unit: "µs", note: `this process; ${cpuNote}` },
+    ]
     servers.forEach((s, i) => {
       const share = (100 * buildRps[i]!) / bareRps
       rows.push({
@@ -221,7 +217,13 @@ const compareBuilds = async (
         note: bad[i + 1]! > 0 ? `${bad[i + 1]} failed responses; first: ${firstBad[i + 1]}` : `${Math.round(buildRps[i]!)} req/s @64 conns; aim ${SHARE_AIM_PCT}%; child process`,
       })
     })
-    rows.push({ name: "/quote every amount new, this build over the build before", value: Math.round((buildRps[0]! / buildRps[1]!) * 100) / 100, unit: "x", note: "throughput ratio, same rounds" })
+    servers.forEach((s, i) => {
+      rows.push({ name: `CPU per /quote @64 conns, every amount new (${s.label})`, value: Math.round(buildCpu[i]! * 10) / 10, unit: "µs", note: `${(buildCpu[i]! / bareCpu).toFixed(1)}× bare Bun.serve's; the child's process; ${cpuNote}` })
+    })
+    rows.push(
+      { name: "/quote every amount new, this build over the build before", value: Math.round((buildRps[0]! / buildRps[1]!) * 100) / 100, unit: "x", note: "throughput ratio, same rounds" },
+      { name: "CPU per /quote, every amount new: the build before over this build", value: Math.round((buildCpu[1]! / buildCpu[0]!) * 100) / 100, unit: "x", note: "CPU ratio, same rounds" },
+    )
     // /swap as the in-process rows ask it (the 4 trades, 4 senders), on each build, interleaved
     const swaps = (keys: readonly string[]) =>
       keys.map((key, i) => rawPost("/api/v1/swap", JSON.stringify({ ...trades[i % trades.length]!, sender: testAccounts[i % 4]!.address }), { "x-api-key": key }))
@@ -236,11 +238,11 @@ const compareBuilds = async (
     const durationMs = 3_000
     for (let round = 0; round < BUILD_ROUNDS; round++) {
       for (const [i, s] of servers.entries()) {
-        const before = { server: cpuMs(s.server.pid), node: cpuMs(nodePid), relay: process.cpuUsage() }
+        const before = { server: processCpuMs(s.server.pid), node: processCpuMs(nodePid), relay: process.cpuUsage() }
         const r = await load({ port: s.server.port, requests: swaps(s.server.keys), connections: 16, warmupMs, durationMs, maxRequests: 200_000 })
         const relay = process.cpuUsage(before.relay)
-        cpu[i]!.server += cpuMs(s.server.pid) - before.server
-        cpu[i]!.node += cpuMs(nodePid) - before.node
+        cpu[i]!.server += processCpuMs(s.server.pid) - before.server
+        cpu[i]!.node += processCpuMs(nodePid) - before.node
         cpu[i]!.relay += (relay.user + relay.system) / 1_000
         cpu[i]!.swaps += (r.rps * (warmupMs + durationMs)) / 1_000
         swapP50[i]!.push(r.p50)

@@ -1,4 +1,6 @@
-// One row of the benchmark table.
+// One row of the benchmark table, and the CPU a process has used.
+import { readFileSync } from "node:fs"
+
 export interface Measurement {
   readonly name: string
   readonly value: number
@@ -14,4 +16,18 @@ export const percentile = (sample: readonly number[], p: number): number => {
   const sorted = [...sample].sort((a, b) => a - b)
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
   return sorted[rank] ?? Number.NaN
+}
+
+/** clock ticks per second in /proc/<pid>/stat (USER_HZ: 100 on Linux) */
+const CLOCK_TICKS = 100
+
+/** CPU time (user + system, every thread) process `pid` has used, in ms; 0 where /proc cannot be read. */
+export const processCpuMs = (pid: number): number => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8")
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ")
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
+  } catch {
+    return 0
+  }
 }
