@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import type { Address } from "viem"
 import type { QuoteRequest, World } from "../../src/domain/index.ts"
 import type { PricingTokens } from "../../src/pricer/index.ts"
-import { makeQuoteCache } from "../../src/swap/quote-cache.ts"
+import { makeQuoteCache, termsHash } from "../../src/swap/quote-cache.ts"
 import { pricedOn, quoteProgram, type QuoteServices } from "../../src/swap/quote.ts"
 import { snapshotOf, token, USDC, v2 } from "../routing/helpers.ts"
 
@@ -165,6 +165,48 @@ describe("the quote cache's keys", () => {
     expect(cache.get(100n, request(2_000n * E6))).toBe(eb)
     expect(cache.get(100n, c)).toBeUndefined()
     expect(cache.get(101n, a)).toBeUndefined()
+  })
+
+  test("keys that collide: a kept pricing answers only its own request's terms", () => {
+    // every request the same key
+    const cache = makeQuoteCache(10, () => 7)
+    const [a, b] = [request(1_000n * E6), { ...request(1_000n * E6), feeBps: 10, feeRecipient: "0x1111111111111111111111111111111111111111" as Address }]
+    const [ea, eb] = [entry("a"), entry("b")]
+    keep(cache, 100n, a, ea)
+    expect(cache.get(100n, a)).toBe(ea)
+    expect(cache.get(100n, b)).toBeUndefined()
+    // b met a's key: its pricing is kept at once, in a's place
+    cache.set(100n, b, eb)
+    expect(cache.get(100n, b)).toBe(eb)
+    expect(cache.get(100n, a)).toBeUndefined()
+    // equal terms in another object (the sources as another set, in another order) find the entry
+    const withSources = (names: string[]) => ({ ...request(3_000n * E6), allowedSources: new Set(names) })
+    const es = entry("sources")
+    keep(cache, 100n, withSources(["uniswap-v3", "curve"]), es)
+    expect(cache.get(100n, withSources(["curve", "uniswap-v3"]))).toBe(es)
+    expect(cache.get(100n, withSources(["curve"]))).toBeUndefined()
+    expect(cache.get(100n, request(3_000n * E6))).toBeUndefined()
+  })
+
+  test("requests one term apart hash apart; equal terms hash alike", () => {
+    const base = request(1_000n * E6)
+    const other: QuoteRequest[] = [
+      { ...base, tokenIn: OUT, tokenOut: USDC },
+      { ...base, tradeType: "exactOutput", amountOut: base.amountIn } as QuoteRequest,
+      { ...base, amountIn: base.amountIn + 1n },
+      { ...base, amountIn: base.amountIn + 2n ** 32n },
+      { ...base, amountIn: 10n ** 30n },
+      { ...base, amountIn: 10n ** 30n + 1n },
+      { ...base, feeBps: 1 },
+      { ...base, feeBps: 1, feeRecipient: "0x1111111111111111111111111111111111111111" as Address },
+      { ...base, slippageBps: 51 },
+      { ...base, allowedSources: new Set(["curve"]) },
+      { ...base, allowedSources: new Set(["curve", "uniswap-v2"]) },
+    ]
+    const hashes = [base, ...other].map(termsHash)
+    expect(new Set(hashes).size).toBe(hashes.length)
+    expect(termsHash({ ...base })).toBe(termsHash(base))
+    expect(termsHash({ ...base, allowedSources: new Set(["uniswap-v2", "curve"]) })).toBe(hashes.at(-1))
   })
 
   test("two generations of keys: a block's latest requests are found, the oldest are let go", () => {
