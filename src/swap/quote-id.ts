@@ -51,7 +51,7 @@ export const quoteIdKey = (secret: string): Uint8Array => new Uint8Array(createH
 const tagOf = (key: Uint8Array, body: Uint8Array): Buffer => createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES)
 
 /** Writes `n` big-endian into `out` at `at`, `size` bytes. */
-const writeFixed = (out: Buffer, at: number, n: number, size: number): number => {
+const writeFixed = (out: Uint8Array, at: number, n: number, size: number): number => {
   for (let i = size - 1; i >= 0; i--) {
     out[at + i] = n % 256
     n = Math.floor(n / 256)
@@ -59,57 +59,108 @@ const writeFixed = (out: Buffer, at: number, n: number, size: number): number =>
   return at + size
 }
 
+/** a hex digit's value (either case); the caller's text is a checksummed or plain address */
+const nibble = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87)
+
+/** Writes `hex` (an even number of hex digits from `from`) as bytes into `out` at `at`. */
+const writeHex = (out: Uint8Array, at: number, hex: string, from: number): number => {
+  for (let i = from; i < hex.length; i += 2) out[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1))
+  return at
+}
+
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /** Writes an integer as its length byte and its big-endian bytes. */
-const writeInteger = (out: Buffer, at: number, n: bigint): number => {
+const writeInteger = (out: Uint8Array, at: number, n: bigint): number => {
   if (n < 0n || n >= 1n << 256n) throw new RangeError(`a quote id holds integers from 0 to 2^256 - 1, got ${n}`)
-  if (n === 0n) {
-    out[at] = 0
-    return at + 1
+  if (n <= SAFE) {
+    // through a double when it holds the value exactly: no bigint or string per byte
+    let v = Number(n)
+    let length = 0
+    for (let rest = v; rest > 0; rest = Math.floor(rest / 256)) length++
+    out[at] = length
+    for (let i = length; i >= 1; i--) {
+      out[at + i] = v % 256
+      v = Math.floor(v / 256)
+    }
+    return at + 1 + length
   }
-  // through a double when it holds the value exactly: several times cheaper than the bigint's own
-  const hex = n <= SAFE ? Number(n).toString(16) : n.toString(16)
-  const length = (hex.length + 1) >> 1
-  out[at] = length
-  out.write(hex.length % 2 === 1 ? `0${hex}` : hex, at + 1, length, "hex")
-  return at + 1 + length
+  const hex = n.toString(16)
+  const even = hex.length % 2 === 1 ? `0${hex}` : hex
+  out[at] = even.length >> 1
+  return writeHex(out, at + 1, even, 0)
 }
 
 /** The longest body: the fixed fields, a recipient, three 32-byte integers. */
 const MAX_BODY_BYTES = 1 + 4 + 1 + 20 + 20 + 1 + 2 + 21 + 5 + 3 * 33
 
+const BLOCK = 64
+const IPAD = 0x36
+const OPAD = 0x5c
+
 /**
- * Where ids are written: one buffer for every call (an encoding runs start to end without
- * yielding), so no allocation and no view of a pooled buffer per id.
+ * HMAC-SHA256 under one key, written out over one-shot hashes into buffers made once: an id
+ * is written and signed with no object made for it but its text (a keyed hasher per id, and
+ * its digest's buffer, cost several µs per /quote under load).
  */
-const scratch = Buffer.alloc(MAX_BODY_BYTES + TAG_BYTES)
-const scratchMemory = scratch.buffer
+interface Signer {
+  /** (key ⊕ ipad) then the body, the tag written after it once signed */
+  readonly inner: Buffer
+  /** (key ⊕ opad) then the inner hash */
+  readonly outer: Uint8Array
+  readonly innerHash: Uint8Array
+  readonly tag: Uint8Array
+  /** inner's first 64 + n bytes, by n, made once each */
+  readonly views: Uint8Array[]
+}
+
+const signers = new WeakMap<Uint8Array, Signer>()
+
+const signerOf = (key: Uint8Array): Signer => {
+  let signer = signers.get(key)
+  if (signer !== undefined) return signer
+  // a key longer than a block is hashed first (RFC 2104)
+  const k = key.length > BLOCK ? new Uint8Array(Bun.SHA256.hash(key) as Uint8Array) : key
+  const inner = Buffer.alloc(BLOCK + MAX_BODY_BYTES + TAG_BYTES)
+  const outer = new Uint8Array(BLOCK + 32)
+  for (let i = 0; i < BLOCK; i++) {
+    inner[i] = (k[i] ?? 0) ^ IPAD
+    outer[i] = (k[i] ?? 0) ^ OPAD
+  }
+  signer = { inner, outer, innerHash: outer.subarray(BLOCK), tag: new Uint8Array(32), views: [] }
+  signers.set(key, signer)
+  return signer
+}
 
 /** The id of a quote with these terms. */
 export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
-  // written byte by byte rather than through a hex string: this runs on every /quote
-  const out = scratch
-  let at = 0
+  // an encoding runs start to end without yielding: the signer's buffers serve every call
+  const s = signerOf(key)
+  const out = s.inner
+  let at = BLOCK
   out[at++] = VERSION
   at = writeFixed(out, at, terms.chainId, 4)
   out[at++] = terms.tradeType === "exactOutput" ? 1 : 0
-  at += out.write(terms.tokenIn.slice(2), at, 20, "hex")
-  at += out.write(terms.tokenOut.slice(2), at, 20, "hex")
+  at = writeHex(out, at, terms.tokenIn, 2)
+  at = writeHex(out, at, terms.tokenOut, 2)
   at = writeFixed(out, at, terms.feeBps, 1)
   at = writeFixed(out, at, terms.slippageBps, 2)
   if (terms.feeRecipient === null) out[at++] = 0
   else {
     out[at++] = 1
-    at += out.write(terms.feeRecipient.slice(2), at, 20, "hex")
+    at = writeHex(out, at, terms.feeRecipient, 2)
   }
   at = writeFixed(out, at, terms.issuedAtSeconds, 5)
   at = writeInteger(out, at, terms.amountIn)
   at = writeInteger(out, at, terms.amountOut)
   at = writeInteger(out, at, terms.blockNumber)
-  // the tag over the body, written after it
-  new Bun.CryptoHasher("sha256", key).update(new Uint8Array(scratchMemory, scratch.byteOffset, at)).digest().copy(out, at, 0, TAG_BYTES)
-  return out.toString("base64url", 0, at + TAG_BYTES)
+  // HMAC: H((key ⊕ opad) ‖ H((key ⊕ ipad) ‖ body)), its first TAG_BYTES written after the body
+  const length = at - BLOCK
+  const view = (s.views[length] ??= out.subarray(0, at))
+  Bun.SHA256.hash(view, s.innerHash)
+  Bun.SHA256.hash(s.outer, s.tag)
+  for (let i = 0; i < TAG_BYTES; i++) out[at + i] = s.tag[i]!
+  return out.toString("base64url", BLOCK, at + TAG_BYTES)
 }
 
 type Decoded = { readonly ok: true; readonly terms: QuotedTerms } | { readonly ok: false; readonly problem: string }
