@@ -28,7 +28,7 @@ export const contentTypeProblem = (headers: Headers): InvalidRequest | undefined
   return undefined
 }
 
-type ReadOutcome = Uint8Array | "too-large" | "too-slow"
+type ReadOutcome = Uint8Array | ArrayBuffer | "too-large" | "too-slow"
 
 const unreadable = () => new InvalidRequest({ message: "body: could not be read" })
 
@@ -53,7 +53,7 @@ const readDeclared = (request: Request, timeoutMs: number): Effect.Effect<ReadOu
         if (settled) return
         settled = true
         clearTimeout(timer)
-        resume(Effect.succeed(new Uint8Array(buffer)))
+        resume(Effect.succeed(buffer))
       },
       () => {
         if (settled) return
