@@ -62,11 +62,14 @@ const writeFixed = (out: Uint8Array, at: number, n: number, size: number): numbe
 /** a hex digit's value (either case); the caller's text is a checksummed or plain address */
 const nibble = (c: number): number => (c <= 57 ? c - 48 : (c | 32) - 87)
 
-/** Writes `hex` (an even number of hex digits from `from`) as bytes into `out` at `at`. */
-const writeHex = (out: Uint8Array, at: number, hex: string, from: number): number => {
-  for (let i = from; i < hex.length; i += 2) out[at++] = (nibble(hex.charCodeAt(i)) << 4) | nibble(hex.charCodeAt(i + 1))
-  return at
+/** Writes `bytes` bytes of hex digits from `hex`'s character `from` into `out` at `at`. */
+const writeHex = (out: Uint8Array, at: number, hex: string, from: number, bytes: number): number => {
+  for (let i = 0; i < bytes; i++) out[at + i] = (nibble(hex.charCodeAt(from + 2 * i)) << 4) | nibble(hex.charCodeAt(from + 2 * i + 1))
+  return at + bytes
 }
+
+/** Writes an address's 20 bytes (its text is 0x and 40 hex digits: the request's, checked). */
+const writeAddress = (out: Uint8Array, at: number, address: string): number => writeHex(out, at, address, 2, 20)
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
@@ -88,7 +91,7 @@ const writeInteger = (out: Uint8Array, at: number, n: bigint): number => {
   const hex = n.toString(16)
   const even = hex.length % 2 === 1 ? `0${hex}` : hex
   out[at] = even.length >> 1
-  return writeHex(out, at + 1, even, 0)
+  return writeHex(out, at + 1, even, 0, even.length >> 1)
 }
 
 /** The longest body: the fixed fields, a recipient, three 32-byte integers. */
@@ -141,14 +144,14 @@ export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   out[at++] = VERSION
   at = writeFixed(out, at, terms.chainId, 4)
   out[at++] = terms.tradeType === "exactOutput" ? 1 : 0
-  at = writeHex(out, at, terms.tokenIn, 2)
-  at = writeHex(out, at, terms.tokenOut, 2)
+  at = writeAddress(out, at, terms.tokenIn)
+  at = writeAddress(out, at, terms.tokenOut)
   at = writeFixed(out, at, terms.feeBps, 1)
   at = writeFixed(out, at, terms.slippageBps, 2)
   if (terms.feeRecipient === null) out[at++] = 0
   else {
     out[at++] = 1
-    at = writeHex(out, at, terms.feeRecipient, 2)
+    at = writeAddress(out, at, terms.feeRecipient)
   }
   at = writeFixed(out, at, terms.issuedAtSeconds, 5)
   at = writeInteger(out, at, terms.amountIn)
