@@ -252,7 +252,7 @@ const netOf = (last: number, total: number, gasRate: number): number => {
 }
 
 /** indices i < n of the k largest values[i], largest first (equal values in index order) */
-export const topIndices = (values: Float64Array, n: number, k: number): number[] => {
+const topIndices = (values: Float64Array, n: number, k: number): number[] => {
   const best: number[] = []
   for (let i = 0; i < n; i++) {
     const v = values[i]!
@@ -263,6 +263,13 @@ export const topIndices = (values: Float64Array, n: number, k: number): number[]
     if (best.length > k) best.length = k
   }
   return best
+}
+
+/** the `k` of `cands` with the most output for `probe` each, most first (equal ones in their order) */
+export const likeliest = (cands: readonly Candidate[], probe: number, k: number): Candidate[] => {
+  const score = new Float64Array(cands.length)
+  for (let i = 0; i < cands.length; i++) score[i] = pathOut(cands[i]!.curves, probe)
+  return topIndices(score, cands.length, k).map((i) => cands[i]!)
 }
 
 const byNet = (a: Candidate, b: Candidate): number => b.net - a.net

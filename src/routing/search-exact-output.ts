@@ -17,11 +17,11 @@
 //   every reported amount is the exact pool math run backward from them: the
 //   last hop's exact-output swap for the split's output, each earlier hop's
 //   for what the next one takes.
-import { pathIn, pathMarginal, pathMaxOut, pathOut, type Curve } from "./curve.ts"
+import { pathIn, pathMarginal, pathMaxOut, type Curve } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
 import { graphOf, tokenKey, type TokenGraph } from "./graph.ts"
 import { waterFillOutput } from "./optimiser.ts"
-import { type Candidate, candidateOf, findCandidates, topIndices } from "./paths.ts"
+import { type Candidate, candidateOf, findCandidates, likeliest } from "./paths.ts"
 import { quoteHopExactOutput } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
 import { clampInt, quantiseShares, shiftShare, splitAmounts, WHOLE } from "./shares.ts"
@@ -165,13 +165,8 @@ const splitOptions = (
     }
     if (eligible.length === 0) break
     const probe = scale / n
-    if (eligible.length > TRY_PER_SPLIT) {
-      // the likeliest by their output at an even share, best first (equal ones in their order)
-      const score = new Float64Array(eligible.length)
-      for (let i = 0; i < eligible.length; i++) score[i] = pathOut(eligible[i]!.curves, probe)
-      const likeliest = eligible
-      eligible = topIndices(score, likeliest.length, TRY_PER_SPLIT).map((i) => likeliest[i]!)
-    }
+    // the likeliest by their output at an even share
+    if (eligible.length > TRY_PER_SPLIT) eligible = likeliest(eligible, probe, TRY_PER_SPLIT)
     let bestInput = Number.POSITIVE_INFINITY
     let bestCand: Candidate | undefined
     let bestLevel = 0

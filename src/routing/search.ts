@@ -23,7 +23,7 @@ import { type Curve, pathMarginal, pathOut } from "./curve.ts"
 import { hopGas, routeGas } from "./gas.ts"
 import { graphOf, tokenKey } from "./graph.ts"
 import { waterFill } from "./optimiser.ts"
-import { type Candidate, findCandidates, topIndices } from "./paths.ts"
+import { type Candidate, findCandidates, likeliest } from "./paths.ts"
 import { quoteHop } from "./pool-quote.ts"
 import { hopOf } from "./route-hop.ts"
 import { clampInt, quantiseShares, shiftShare, splitAmounts, WHOLE } from "./shares.ts"
@@ -135,13 +135,8 @@ const splitOptions = (
     }
     if (eligible.length === 0) break
     const probe = total / n
-    if (eligible.length > TRY_PER_SPLIT) {
-      // the likeliest by their output at an even share, best first (equal ones in their order)
-      const score = new Float64Array(eligible.length)
-      for (let i = 0; i < eligible.length; i++) score[i] = pathOut(eligible[i]!.curves, probe)
-      const likeliest = eligible
-      eligible = topIndices(score, likeliest.length, TRY_PER_SPLIT).map((i) => likeliest[i]!)
-    }
+    // the likeliest by their output at an even share
+    if (eligible.length > TRY_PER_SPLIT) eligible = likeliest(eligible, probe, TRY_PER_SPLIT)
     let bestGross = Number.NEGATIVE_INFINITY
     let bestCand: Candidate | undefined
     let bestLevel = 0
