@@ -1,22 +1,26 @@
 // The HTTP edge under load on loopback: /quote and /swap through the edge (with
 // the synthetic programs, so the edge alone is measured), beside a bare Bun.serve
-// JSON handler (the framework ceiling) and the same edge behind @effect/platform's
-// HttpRouter on BunHttpServer (the alternative the server did not take), all in
-// one run. The load generator is this file run as a child process (a raw HTTP/1.1
-// client over keep-alive connections, one request in flight per connection),
-// pinned to one core with taskset when available, bounded in time and count.
+// JSON handler (the framework ceiling), the floor of any server of the edge's own
+// answer (Bun.serve sending that answer with its headers, directly and on the
+// request runner's fiber: what is left above it is the edge's own work) and the
+// same edge behind @effect/platform's HttpRouter on BunHttpServer (the
+// alternative the server did not take), all in one run. The load generator is
+// this file run as a child process (a raw HTTP/1.1 client over keep-alive
+// connections, one request in flight per connection), pinned to one core with
+// taskset when available, bounded in time and count.
 // With BENCH_BASE_ROOT set to a checkout of an earlier commit (a second worktree,
 // `bun install` done there), that build and this one each run as a child process
 // (bench/support/build-server.ts) and are measured in the same interleaved rounds:
 // the gain is a ratio within one run.
 import { HttpMiddleware, HttpRouter, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { BunHttpServer } from "@effect/platform-bun"
-import { Context, Effect, Exit, Layer, Option, Scope } from "effect"
+import { Context, Effect, Exit, Layer, Option, Runtime, Scope } from "effect"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { ApiKeys, BadKeyLimits, InFlight, makeApiKeys, makeInFlight, makeTokenBuckets, RateLimits } from "../src/access/index.ts"
 import { makeEdge, startApiServer, SYNTHETIC, syntheticPrograms, type RunningApi } from "../src/api/index.ts"
+import { makeRequestRunner } from "../src/api/request-runner.ts"
 import { loadAppConfig } from "../src/config/index.ts"
 import { percentile, processCpuMs, type Measurement } from "./measurement.ts"
 import { startBuildServer, type BuildServer } from "./support/build-server.ts"
@@ -225,9 +229,12 @@ interface VariantResult {
 
 const median = (xs: readonly number[]) => percentile(xs, 50)
 
-const measureOnce = async (v: Variant, path: "quote" | "swap", saturation: boolean) => {
+/** One round of a variant: latency at 16 connections (unless `saturation` is "only"), then throughput and CPU at 64 (unless false). */
+const measureOnce = async (v: Variant, path: "quote" | "swap", saturation: boolean | "only") => {
   const requests = v.requests(path)
-  const latency = await load({ port: v.port, connections: LATENCY_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
+  const latency = saturation === "only"
+    ? { p50: Number.NaN, p99: Number.NaN, non200: 0, errors: 0, firstBadResponse: undefined }
+    : await load({ port: v.port, connections: LATENCY_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
   const cpuBefore = processCpuMs(v.pid)
   const saturated = saturation
     ? await load({ port: v.port, connections: SATURATION_CONNECTIONS, warmupMs: WARMUP_MS, durationMs: RUN_MS, maxRequests: MAX_REQUESTS, requests })
@@ -288,6 +295,49 @@ const startHttpRouterVariant = async (env: Record<string, string>) => {
   return { port, stop: () => Effect.runPromise(Scope.close(scope, Exit.void)) }
 }
 
+/**
+ * The floor of any server giving the edge's /quote answer, and nothing more: the body read and parsed,
+ * the key header read, the edge's own answer (as served) written with JSON.stringify under a new request
+ * id and sent with the edge's six headers. On Bun.serve directly, or (`onFiber`) as one Effect program on
+ * the request runner's fiber, as the edge runs.
+ */
+const startFloorServer = async (answer: string, onFiber: boolean) => {
+  const scope = Effect.runSync(Scope.make())
+  const run = onFiber ? await Effect.runPromise(Scope.extend(makeRequestRunner(Runtime.defaultRuntime), scope)) : undefined
+  const fields = JSON.parse(answer) as Record<string, unknown>
+  let remaining = 1_000_000_000
+  const respond = (request: Request, body: ArrayBuffer) => {
+    JSON.parse(new TextDecoder().decode(body))
+    request.headers.get("x-api-key")
+    const requestId = crypto.randomUUID()
+    return new Response(JSON.stringify({ ...fields, requestId }), {
+      status: 200,
+      headers: {
+        "content-type": "application/json",
+        "cache-control": "no-store",
+        "x-request-id": requestId,
+        "x-ratelimit-limit": "1000000000",
+        "x-ratelimit-remaining": String(--remaining),
+        "x-ratelimit-reset": "60",
+      },
+    })
+  }
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: run === undefined
+      ? async (request) => respond(request, await request.arrayBuffer())
+      : (request) => run(request, Effect.map(Effect.promise(() => request.arrayBuffer()), (body) => respond(request, body))),
+  })
+  return {
+    port: server.port!,
+    stop: async () => {
+      server.stop(true)
+      await Effect.runPromise(Scope.close(scope, Exit.void))
+    },
+  }
+}
+
 /** The framework's ceiling: bare Bun.serve parsing the JSON body and answering a small JSON object. */
 export const startBareServer = () =>
   Bun.serve({
@@ -315,6 +365,15 @@ export async function run(): Promise<Measurement[]> {
     }
     const router = await startHttpRouterVariant(env)
     stops.push(() => router.stop())
+    const answer = await (await fetch(`http://127.0.0.1:${api.port}/api/v1/quote`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": keys[0]! },
+      body: quoteBody,
+    })).text()
+    const floor = await startFloorServer(answer, false)
+    stops.push(() => floor.stop())
+    const floorOnFiber = await startFloorServer(answer, true)
+    stops.push(() => floorOnFiber.stop())
 
     const edgeRequests = (path: "quote" | "swap") =>
       keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key }))
@@ -322,6 +381,8 @@ export async function run(): Promise<Measurement[]> {
       { name: "bare Bun.serve JSON handler", port: bare.port!, pid: process.pid, requests: () => [rawPost("/", quoteBody, {})] },
       { name: "edge on Bun.serve (served)", port: api.port, pid: process.pid, requests: edgeRequests },
       { name: "edge behind HttpRouter on BunHttpServer", port: router.port, pid: process.pid, requests: edgeRequests },
+      { name: "floor: the edge's answer on Bun.serve", port: floor.port, pid: process.pid, requests: edgeRequests },
+      { name: "floor: the edge's answer on the request runner's fiber", port: floorOnFiber.port, pid: process.pid, requests: edgeRequests },
     ]
 
     const results: Measurement[] = []
@@ -347,13 +408,15 @@ export async function run(): Promise<Measurement[]> {
       pid: b.server.pid,
       requests: (path) => b.server.keys.map((key) => rawPost(`/api/v1/${path}`, path === "quote" ? quoteBody : swapBody, { "x-api-key": key })),
     })
-    const [bareRun, edgeQuote, edgeSwap, routerQuote, ...buildRuns] = await measureInterleaved([
+    const [bareRun, edgeQuote, edgeSwap, routerQuote, floorRun, floorFiberRun, ...buildRuns] = await measureInterleaved([
       () => measureOnce(variants[0]!, "quote", true),
       () => measureOnce(variants[1]!, "quote", true),
       () => measureOnce(variants[1]!, "swap", false),
       () => measureOnce(variants[2]!, "quote", true),
+      () => measureOnce(variants[3]!, "quote", "only"),
+      () => measureOnce(variants[4]!, "quote", "only"),
       ...builds.map((b) => () => measureOnce(buildVariant(b), "quote", true)),
-    ]) as [VariantResult, VariantResult, VariantResult, VariantResult, ...VariantResult[]]
+    ]) as [VariantResult, VariantResult, VariantResult, VariantResult, VariantResult, VariantResult, ...VariantResult[]]
     const failures = (r: { bad: number }) => (r.bad > 0 ? `${r.bad} failed responses` : undefined)
     const share = (r: VariantResult) => `${Math.round((100 * r.rps) / bareRun.rps)}% of bare Bun.serve`
 
@@ -374,6 +437,14 @@ export async function run(): Promise<Measurement[]> {
       row(`HttpRouter variant /quote throughput @${SATURATION_CONNECTIONS} conns`, routerQuote.rps, "req/s", undefined, failures(routerQuote) ?? share(routerQuote)),
       row("the edge alone (synthetic programs), share of bare", (100 * edgeQuote.rps) / bareRun.rps, "%", { text: `>= ${EDGE_SHARE_PCT}`, met: (100 * edgeQuote.rps) / bareRun.rps >= EDGE_SHARE_PCT && edgeQuote.bad === 0 },
         `/quote throughput @${SATURATION_CONNECTIONS} conns over bare Bun.serve's, same rounds`),
+      row(`floor: the edge's answer on Bun.serve, throughput @${SATURATION_CONNECTIONS} conns`, floorRun.rps, "req/s", undefined,
+        failures(floorRun) ?? `${share(floorRun)}; the body read and parsed, the key header read, the edge's /quote answer (${answer.length} bytes) written with JSON.stringify, with its six headers: what any server of this answer does`),
+      row(`floor: the edge's answer on Bun.serve, CPU per request @${SATURATION_CONNECTIONS} conns`, floorRun.cpuUs, "µs", undefined, `${(floorRun.cpuUs / bareRun.cpuUs).toFixed(1)}× bare Bun.serve's`),
+      row(`floor: the same on the request runner's fiber, throughput @${SATURATION_CONNECTIONS} conns`, floorFiberRun.rps, "req/s", undefined,
+        failures(floorFiberRun) ?? `${share(floorFiberRun)}; one Effect program per request, forked as the edge's are`),
+      row(`floor: the same on the request runner's fiber, CPU per request @${SATURATION_CONNECTIONS} conns`, floorFiberRun.cpuUs, "µs", undefined, `${(floorFiberRun.cpuUs / bareRun.cpuUs).toFixed(1)}× bare Bun.serve's`),
+      row("the edge's own CPU per /quote, over the floor on the fiber", edgeQuote.cpuUs - floorFiberRun.cpuUs, "µs", undefined,
+        "what the edge's code adds to any server of its answer: admission, the key and its limits, the request's fields, the program under its budget, the answer written and signed"),
     )
     builds.forEach((b, i) => {
       const r = buildRuns[i]!
