@@ -10,7 +10,7 @@
 // A fault is logged once per outage of an endpoint (and its recovery once), a
 // rate limit once per endpoint; every one is counted in rpc_endpoint_faults_total
 // and rpc_limits_total.
-import { Clock, Effect, Metric } from "effect"
+import { type Clock, Effect, Metric } from "effect"
 import type { Chain, PublicClient, Transport } from "viem"
 import { RpcError, rpcEndpointFaults, rpcLimits, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
 
@@ -54,7 +54,8 @@ export const endpointLabels = (urls: readonly string[]): string[] => {
   return hosts.map((host, i) => (hosts.filter((h) => h === host).length > 1 ? `${host}#${i + 1}` : host))
 }
 
-export const makeEndpoints = (endpoints: readonly Endpoint[], options: EndpointsOptions = {}) => {
+/** The endpoints as one requester; `clock` times rests, limits and waits (read once here, not asked for per request). */
+export const makeEndpoints = (endpoints: readonly Endpoint[], clock: Clock.Clock, options: EndpointsOptions = {}) => {
   const maxWaitMs = options.maxWaitMs ?? 30_000
   const states: EndpointState[] = endpoints.map(() => ({ restUntil: 0, limitedUntil: 0, faults: 0, limits: 0 }))
   const said = new Set<string>()
@@ -95,50 +96,66 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], options: Endpoints
       return Effect.zipRight(count, sayOnce(`fault:${label}`, `Rpc: endpoint ${label} failed ${error.method} (${error.reason}: ${error.message})${next}`))
     })
 
+  /** the endpoints not limited at `now`: rested ones in order of preference, then the resting ones, soonest first */
+  const freeAt = (now: number): number[] => {
+    const free = states.flatMap((s, i) => (s.limitedUntil <= now ? [i] : []))
+    free.sort((a, b) => {
+      const ra = states[a]!.restUntil > now ? states[a]!.restUntil : 0
+      const rb = states[b]!.restUntil > now ? states[b]!.restUntil : 0
+      return ra - rb || a - b
+    })
+    return free
+  }
+
+  // The request's steps below are plain chains, the clock read directly: every node read of
+  // the service (a /swap's three, a block step's) runs through them.
+
+  /** One round: the endpoints free now, one after another, until one answers. */
+  const round = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>, start: number, last: RpcError | undefined): Effect.Effect<A, RpcError> => {
+    const free = freeAt(clock.unsafeCurrentTimeMillis())
+    const attempt = (k: number, last: RpcError | undefined, limitedNow: boolean): Effect.Effect<A, RpcError> => {
+      if (k === free.length) return afterRound(method, run, start, last, limitedNow, free.length > 0)
+      const i = free[k]!
+      return Effect.matchEffect(Effect.tryPromise({ try: () => run(endpoints[i]!.client), catch: toRpcError(method) }), {
+        onSuccess: (answer) => (states[i]!.faults === 0 && states[i]!.limits === 0 ? Effect.succeed(answer) : Effect.as(recovered(i), answer)),
+        onFailure: (error) =>
+          // a request's own failure: another endpoint would answer it the same way
+          error.reason !== "rate-limited" && !endpointFault(error.reason)
+            ? Effect.fail(error)
+            // the next attempt, or the round's end, reads the states after the fault is noted
+            : Effect.zipRight(fault(i, error, clock.unsafeCurrentTimeMillis()), Effect.suspend(() => attempt(k + 1, error, limitedNow || error.reason === "rate-limited"))),
+      })
+    }
+    return attempt(0, last, false)
+  }
+
+  /** Every endpoint free in the round failed or none was free: wait for the first limited one, if it frees in time. */
+  const afterRound = <A>(
+    method: string,
+    run: (client: PublicClient<Transport, Chain>) => Promise<A>,
+    start: number,
+    last: RpcError | undefined,
+    limitedNow: boolean,
+    triedAny: boolean,
+  ): Effect.Effect<A, RpcError> => {
+    const after = clock.unsafeCurrentTimeMillis()
+    const limited = states.filter((s) => s.limitedUntil > after).map((s) => s.limitedUntil)
+    const gaveUp = last ?? new RpcError({ reason: "rate-limited", method, message: "every endpoint is rate-limiting" })
+    // none limited any more (a short Retry-After may pass while the others are answered): ask again,
+    // unless every endpoint was tried and failed as an endpoint
+    if (limited.length === 0) {
+      if (!limitedNow && triedAny) return Effect.fail(gaveUp)
+      if (after - start > maxWaitMs) return Effect.fail(gaveUp)
+      return round(method, run, start, last)
+    }
+    const wake = Math.min(...limited)
+    if (wake - start > maxWaitMs) return Effect.fail(gaveUp)
+    return Effect.zipRight(Effect.sleep(wake - after), Effect.suspend(() => round(method, run, start, last)))
+  }
+
   /** Runs one JSON-RPC request on the endpoints, as described above. */
   const request = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
-    Effect.gen(function* () {
-      const start = yield* Clock.currentTimeMillis
-      let last: RpcError | undefined
-      for (;;) {
-        const now = yield* Clock.currentTimeMillis
-        // the endpoints free now: rested ones in order of preference, then the resting ones, soonest first
-        const free = states.flatMap((s, i) => (s.limitedUntil <= now ? [i] : []))
-        free.sort((a, b) => {
-          const ra = states[a]!.restUntil > now ? states[a]!.restUntil : 0
-          const rb = states[b]!.restUntil > now ? states[b]!.restUntil : 0
-          return ra - rb || a - b
-        })
-        let limitedNow = false
-        for (const i of free) {
-          const result = yield* Effect.either(Effect.tryPromise({ try: () => run(endpoints[i]!.client), catch: toRpcError(method) }))
-          const time = yield* Clock.currentTimeMillis
-          if (result._tag === "Right") {
-            yield* recovered(i)
-            return result.right
-          }
-          const error = result.left
-          if (error.reason !== "rate-limited" && !endpointFault(error.reason)) return yield* error
-          yield* fault(i, error, time)
-          limitedNow ||= error.reason === "rate-limited"
-          last = error
-        }
-        // every endpoint failed or is limited: wait for the first limited one, if it frees in time
-        const after = yield* Clock.currentTimeMillis
-        const limited = states.filter((s) => s.limitedUntil > after).map((s) => s.limitedUntil)
-        const gaveUp = last ?? new RpcError({ reason: "rate-limited", method, message: "every endpoint is rate-limiting" })
-        // none limited any more (a short Retry-After may pass while the others are answered): ask again,
-        // unless every endpoint was tried and failed as an endpoint
-        if (limited.length === 0) {
-          if (!limitedNow && free.length > 0) return yield* gaveUp
-          if (after - start > maxWaitMs) return yield* gaveUp
-          continue
-        }
-        const wake = Math.min(...limited)
-        if (wake - start > maxWaitMs) return yield* gaveUp
-        yield* Effect.sleep(wake - after)
-      }
-    })
+    Effect.suspend(() => round(method, run, clock.unsafeCurrentTimeMillis(), undefined))
 
   return { request }
 }

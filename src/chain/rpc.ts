@@ -1,10 +1,10 @@
-// The chain's JSON-RPC endpoints as a service: one viem public client per URL,
-// used in order of preference within each endpoint's limits (endpoints.ts:
-// failover, rate limits and Retry-After), checked against the expected chain id
-// at start; eth_getLogs over any range in windows the endpoint accepts
-// (log-ranges.ts); batched reads through Multicall3 (multicall.ts); every
-// failure as a tagged RpcError (rpc-error.ts), counted in rpc_errors_total by
-// method and reason.
+// The chain's JSON-RPC endpoints as a service: one viem public client per URL
+// (over json-rpc-transport.ts), used in order of preference within each
+// endpoint's limits (endpoints.ts: failover, rate limits and Retry-After),
+// checked against the expected chain id at start; eth_getLogs over any range in
+// windows the endpoint accepts (log-ranges.ts); batched reads through
+// Multicall3 (multicall.ts); every failure as a tagged RpcError (rpc-error.ts),
+// counted in rpc_errors_total by method and reason.
 import { Context, Effect, Layer, Metric } from "effect"
 import { getNodeError } from "viem/utils"
 import {
@@ -12,7 +12,6 @@ import {
   createPublicClient,
   defineChain,
   hexToBigInt,
-  http,
   type Address,
   type BlockOverrides,
   type Chain,
@@ -23,6 +22,7 @@ import {
   UnknownNodeError,
 } from "viem"
 import { endpointLabels, makeEndpoints } from "./endpoints.ts"
+import { jsonRpcTransport } from "./json-rpc-transport.ts"
 import { makeLogWalker, type LogRangeOptions } from "./log-ranges.ts"
 import { makeMulticall, type Read, type ReadResult, type ReadValue } from "./multicall.ts"
 import { RpcError, rpcErrors } from "./rpc-error.ts"
@@ -168,8 +168,9 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     const endpoints = makeEndpoints(
       config.urls.map((url, i) => ({
         label: labels[i]!,
-        client: createPublicClient({ chain, transport: http(url, { timeout, retryCount: 0, batch: false }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
+        client: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
       })),
+      yield* Effect.clock,
       config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},
     )
     /**

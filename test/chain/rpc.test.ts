@@ -140,6 +140,27 @@ describe("a node that fails large batches", () => {
 })
 
 describe("a rate-limiting endpoint", () => {
+  test("a request waits out the endpoint's Retry-After before asking it again", async () => {
+    // the first eth_blockNumber is refused for 300 ms, every later one answered
+    const asked: number[] = []
+    const server = Bun.serve({
+      port: 0,
+      fetch: async (req) => {
+        const body = (await req.json()) as { id: number; method: string }
+        if (body.method === "eth_blockNumber" && asked.push(performance.now()) === 1) return new Response("slow down", { status: 429, headers: { "retry-after": "0.3" } })
+        return Response.json({ jsonrpc: "2.0", id: body.id, result: body.method === "eth_chainId" ? "0x13b2" : "0x2a" })
+      },
+    })
+    try {
+      const rpc = await Effect.runPromise(makeRpc(config({ urls: [`http://127.0.0.1:${server.port}`] })))
+      expect(await Effect.runPromise(rpc.blockNumber())).toBe(42n)
+      expect(asked.length).toBe(2)
+      expect(asked[1]! - asked[0]!).toBeGreaterThanOrEqual(280)
+    } finally {
+      await server.stop(true)
+    }
+  })
+
   test("requests that wait for its limit all get through, also when a short Retry-After has passed before they look again", async () => {
     // answers two requests in three with 429 and a Retry-After of a few ms; eth_chainId always
     let n = 0
