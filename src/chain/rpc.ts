@@ -12,6 +12,7 @@ import {
   createPublicClient,
   defineChain,
   hexToBigInt,
+  numberToHex,
   type Address,
   type BlockOverrides,
   type Chain,
@@ -192,14 +193,25 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       })
     }
 
-    const blockNumber = traced("Rpc.blockNumber", () => attempt("eth_blockNumber", (client) => client.getBlockNumber({ cacheTime: 0 })))
+    // the head and a block's header asked for as such: viem's actions would cache the one and
+    // format every field of the other, a cost each block step and /swap pays
+    const blockNumber = traced("Rpc.blockNumber", () =>
+      Effect.map(attempt("eth_blockNumber", (client) => client.request({ method: "eth_blockNumber" })), hexToBigInt))
 
-    const getBlock = traced("Rpc.getBlock", (number?: bigint) => Effect.gen(function* () {
-      const block = yield* attempt("eth_getBlockByNumber", (client) =>
-        number === undefined ? client.getBlock({ blockTag: "latest" }) : client.getBlock({ blockNumber: number }),
-      )
-      return { number: block.number, hash: block.hash, timestamp: block.timestamp, baseFeePerGas: block.baseFeePerGas ?? 0n } satisfies RpcBlock
-    }))
+    const getBlock = traced("Rpc.getBlock", (number?: bigint) =>
+      Effect.flatMap(
+        attempt("eth_getBlockByNumber", (client) =>
+          client.request({ method: "eth_getBlockByNumber", params: [number === undefined ? "latest" : numberToHex(number), false] })),
+        (block): Effect.Effect<RpcBlock, RpcError> =>
+          block === null || block.number === null || block.hash === null
+            ? Effect.fail(new RpcError({ reason: "rpc", method: "eth_getBlockByNumber", message: `block ${number ?? "latest"} could not be found` }))
+            : Effect.succeed({
+                number: hexToBigInt(block.number),
+                hash: block.hash,
+                timestamp: hexToBigInt(block.timestamp),
+                baseFeePerGas: block.baseFeePerGas === null || block.baseFeePerGas === undefined ? 0n : hexToBigInt(block.baseFeePerGas),
+              }),
+      ))
 
     const maxPriorityFeePerGas = traced("Rpc.maxPriorityFeePerGas", () => Effect.gen(function* () {
       const hex = yield* attempt("eth_maxPriorityFeePerGas", (client) => client.request({ method: "eth_maxPriorityFeePerGas" }))

@@ -91,6 +91,19 @@ describe("reads", () => {
     expect(results.map((r) => (r.success ? r.value : undefined))).toEqual(direct)
   })
 
+  test("a block: the head's, one by number, and one the chain does not have yet", async () => {
+    const rpc = await Effect.runPromise(makeRpc(config()))
+    const head = await Effect.runPromise(rpc.getBlock())
+    expect(head.number).toBe(await Effect.runPromise(rpc.blockNumber()))
+    expect(head.hash).toMatch(/^0x[0-9a-f]{64}$/)
+    expect(head.baseFeePerGas).toBeGreaterThan(0n)
+    const earlier = await Effect.runPromise(rpc.getBlock(head.number - 1n))
+    expect(earlier.number).toBe(head.number - 1n)
+    expect(earlier.timestamp).toBeLessThanOrEqual(head.timestamp)
+    expect(earlier.hash).not.toBe(head.hash)
+    expect(await failureOf(rpc.getBlock(head.number + 1_000_000n))).toBe("rpc")
+  })
+
   test("a reverting eth_call fails with reason revert", async () => {
     const eurc = devnet.manifest.tokens.EURC!.address as Address
     const data = encodeFunctionData({ abi: ERC20, functionName: "transfer", args: [testAccounts[1]!.address, 1n] })
