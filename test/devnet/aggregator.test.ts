@@ -29,6 +29,23 @@ const wethToUsdt = (taker: Address, sellAmount = WETH) => ({
   sellAmount: sellAmount.toString(),
   taker,
 })
+/**
+ * A sent swap's receipt, checked to have succeeded; when it reverted, the failure names why: the
+ * call run again on the state before its block, and the block's time against the calldata's deadline.
+ */
+const succeeded = async (hash: Hex, sent: { readonly account: Address; readonly to: Address; readonly data: Hex }) => {
+  const receipt = await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+  if (receipt.status !== "success") {
+    const block = await devnet.client.getBlock({ blockNumber: receipt.blockNumber })
+    const deadline = ((decodeFunctionData({ abi: uniswapArtifact("SwapRouter").abi, data: sent.data }).args as any)[0] as { deadline: bigint }).deadline
+    const rerun = await devnet.client.call({ ...sent, blockNumber: receipt.blockNumber - 1n }).then(
+      () => "passes on the state before its block",
+      (e: { shortMessage?: string; message: string }) => e.shortMessage ?? e.message,
+    )
+    expect({ status: receipt.status as string, rerun, blockTime: block.timestamp, deadline }).toEqual({ status: "success", rerun: "", blockTime: 0n, deadline: 0n })
+  }
+  return receipt
+}
 const admin = (body: unknown) =>
   fetch(`${devnet.aggregator.url}/admin/mode`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })
 
@@ -92,7 +109,7 @@ describe("the 0x v2 allowance-holder shape", () => {
       devnet.client.readContract({ address: token("WETH"), abi: erc20Abi, functionName: "balanceOf", args: [pool] }),
     ])
     const hash = await devnet.client.sendTransaction({ account: taker, to: body.transaction.to, data: body.transaction.data, chain: devnet.client.chain })
-    const receipt = await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })
+    const receipt = await succeeded(hash, { account: taker, to: body.transaction.to, data: body.transaction.data })
     expect(receipt.status).toBe("success")
     const after = await Promise.all([
       devnet.client.readContract({ address: token("USDT"), abi: erc20Abi, functionName: "balanceOf", args: [recipient] }),
@@ -142,7 +159,7 @@ describe("the 0x v2 allowance-holder shape", () => {
       ])
     const before = await balances()
     const hash = await devnet.client.sendTransaction({ account: taker, to: body.transaction.to, data: body.transaction.data, chain: devnet.client.chain })
-    expect((await devnet.client.waitForTransactionReceipt({ hash, pollingInterval: 20 })).status).toBe("success")
+    expect((await succeeded(hash, { account: taker, to: body.transaction.to, data: body.transaction.data })).status).toBe("success")
     const after = await balances()
     expect(after[0] - before[0]).toBe(buy)
     expect(before[1] - after[1]).toBe(sellAmount)
