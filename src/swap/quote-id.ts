@@ -48,8 +48,6 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/
 /** The signing key for quote ids, derived from a secret the instances share. */
 export const quoteIdKey = (secret: string): Uint8Array => new Uint8Array(createHmac("sha256", secret).update("arc-swap quoteId v1").digest())
 
-const tagOf = (key: Uint8Array, body: Uint8Array): Buffer => createHmac("sha256", key).update(body).digest().subarray(0, TAG_BYTES)
-
 /** Writes `n` big-endian into `out` at `at`, `size` bytes. */
 const writeFixed = (out: Uint8Array, at: number, n: number, size: number): number => {
   for (let i = size - 1; i >= 0; i--) {
@@ -135,6 +133,17 @@ const signerOf = (key: Uint8Array): Signer => {
   return signer
 }
 
+/**
+ * HMAC-SHA256 of the `length` body bytes written at the signer's inner[BLOCK]:
+ * H((key ⊕ opad) ‖ H((key ⊕ ipad) ‖ body)), into the signer's tag (valid until its next use).
+ */
+const sign = (s: Signer, length: number): Uint8Array => {
+  const view = (s.views[length] ??= s.inner.subarray(0, BLOCK + length))
+  Bun.SHA256.hash(view, s.innerHash)
+  Bun.SHA256.hash(s.outer, s.tag)
+  return s.tag
+}
+
 /** The id of a quote with these terms. */
 export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   // an encoding runs start to end without yielding: the signer's buffers serve every call
@@ -157,12 +166,9 @@ export const encodeQuoteId = (key: Uint8Array, terms: QuotedTerms): string => {
   at = writeInteger(out, at, terms.amountIn)
   at = writeInteger(out, at, terms.amountOut)
   at = writeInteger(out, at, terms.blockNumber)
-  // HMAC: H((key ⊕ opad) ‖ H((key ⊕ ipad) ‖ body)), its first TAG_BYTES written after the body
-  const length = at - BLOCK
-  const view = (s.views[length] ??= out.subarray(0, at))
-  Bun.SHA256.hash(view, s.innerHash)
-  Bun.SHA256.hash(s.outer, s.tag)
-  for (let i = 0; i < TAG_BYTES; i++) out[at + i] = s.tag[i]!
+  // the tag's first TAG_BYTES written after the body
+  const tag = sign(s, at - BLOCK)
+  for (let i = 0; i < TAG_BYTES; i++) out[at + i] = tag[i]!
   return out.toString("base64url", BLOCK, at + TAG_BYTES)
 }
 
@@ -210,7 +216,12 @@ export const decodeQuoteId = (key: Uint8Array, id: string, nowSeconds: number, t
   if (all.length <= TAG_BYTES + 1) return refused("is malformed (too short to be a quote id)")
   const body = all.subarray(0, all.length - TAG_BYTES)
   if (body[0] !== VERSION && body[0] !== VERSION_WITHOUT_TRADE_TYPE && body[0] !== VERSION_WITHOUT_CHAIN) return refused(`is malformed (unknown version ${body[0]})`)
-  if (!timingSafeEqual(tagOf(key, body), all.subarray(all.length - TAG_BYTES))) return refused("was not issued by this service or was altered")
+  // a body longer than any encoding writes was not signed here
+  if (body.length > MAX_BODY_BYTES) return refused("was not issued by this service or was altered")
+  // signed as encodeQuoteId signs: the body in the key's buffer, after its padded key
+  const s = signerOf(key)
+  s.inner.set(body, BLOCK)
+  if (!timingSafeEqual(sign(s, body.length).subarray(0, TAG_BYTES), all.subarray(all.length - TAG_BYTES))) return refused("was not issued by this service or was altered")
   // signed by us: what follows is well formed unless the layout itself is broken
   const r = reader(body.subarray(1))
   const chainId = body[0] === VERSION_WITHOUT_CHAIN ? BigInt(ARC_CHAIN_ID) : r.fixed(4)
