@@ -43,3 +43,4 @@ export { SYNTHETIC, syntheticPrograms, syntheticQuote, syntheticSwap, type Synth
 export { API_VERSION, openApiDocument, openApiJson } from "./openapi.ts"
 export { ErrorBodyJson, QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 export { quoteJson } from "./quote-json.ts"
+export { swapJson } from "./swap-json.ts"

@@ -1,10 +1,12 @@
 // Response encoding: typed program answers → the spec's JSON through the
 // response Schemas (amounts as decimal strings, addresses checksummed, requestId
-// last). An answer that contradicts its request or the fee formulas is not sent:
-// it becomes 502 INTERNAL.
+// last); /quote's and /swap's answers are written directly as those Schemas write
+// them (quote-json.ts, swap-json.ts). An answer that contradicts its request or
+// the fee formulas is not sent: it becomes 502 INTERNAL.
 import { Either, ParseResult, Schema } from "effect"
 import type { Address } from "viem"
 import { quoteJson } from "./quote-json.ts"
+import { swapJson } from "./swap-json.ts"
 import { QuoteResponseJson, SourcesResponseJson, SwapResponseJson, TokensResponseJson } from "./response-schemas.ts"
 import type { SourcesAnswer, TokensAnswer } from "../swap/index.ts"
 import { maxAmountIn, minAmountOut, splitFees } from "../pricer/index.ts"
@@ -103,6 +105,8 @@ export const encodeSwapResponse = (
 ): Either.Either<string, Internal> => {
   const problem = swapInconsistency(request, s, executor)
   if (problem !== undefined) return Either.left(new Internal({ detail: `swap program answered an inconsistent swap: ${problem}` }))
+  const written = swapJson(s, priceChangeBps, requestId)
+  if (written !== undefined) return Either.right(written)
   return Either.match(encodeSwap({ ...s, priceChangeBps, requestId }), {
     onLeft: (e) => Either.left(encodingFailed("swap", e)),
     onRight: (json) => Either.right(JSON.stringify(json)),
