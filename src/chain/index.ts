@@ -4,6 +4,7 @@
 export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
 export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
 export { read, type Read, type ReadResult } from "./multicall.ts"
+export { traced } from "./traced.ts"
 export { Simulator, gasLimitSearches, makeSimulator, simulatedExecutions, type SimulateExecute, type SimulationOutcome, type SimulatorShape } from "./simulator.ts"
 export {
   CONFIG_FAULTS,

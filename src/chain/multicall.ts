@@ -17,6 +17,7 @@ import {
 import { decodeAggregate3, encodeAggregate3 } from "./aggregate3.ts"
 import { RpcError, rpcLimits } from "./rpc-error.ts"
 import { staticFunction } from "./static-abi.ts"
+import { traced } from "./traced.ts"
 
 /** One read for a Multicall3 batch: where, what, and how to decode the answer. */
 export interface Read<A> {
@@ -112,12 +113,13 @@ export const makeMulticall = (
       ),
     )
 
+  const span = traced("Rpc.multicall")
   return (reads: readonly Read<unknown>[], options?: { readonly blockNumber?: bigint; readonly batchSize?: number }) =>
-    Effect.gen(function* () {
-      if (reads.length === 0) return []
+    span(Effect.suspend((): Effect.Effect<ReadResult<unknown>[], RpcError> => {
+      if (reads.length === 0) return Effect.succeed([])
       const size = Math.min(options?.batchSize ?? batchSize, learned)
-      const batches = chunk(reads, size)
-      const results = yield* Effect.forEach(batches, (batch) => sent(batch, options?.blockNumber), { concurrency: 8 })
-      return results.flat()
-    }).pipe(Effect.withSpan("Rpc.multicall"))
+      // one batch (a /swap's funds, most reads) is sent from this fiber: forEach would fork one for it
+      if (reads.length <= size) return sent(reads, options?.blockNumber)
+      return Effect.map(Effect.forEach(chunk(reads, size), (batch) => sent(batch, options?.blockNumber), { concurrency: 8 }), (results) => results.flat())
+    }))
 }

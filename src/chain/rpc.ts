@@ -28,6 +28,7 @@ import { makeLogWalker, type LogRangeOptions } from "./log-ranges.ts"
 import { makeMulticall, type Read, type ReadResult, type ReadValue } from "./multicall.ts"
 import { RpcError, rpcErrors } from "./rpc-error.ts"
 import { simulatedCall, simulateParams, type SimulatedCallRpc } from "./simulate-request.ts"
+import { traced } from "./traced.ts"
 
 export interface RpcConfig {
   /** endpoints in order of preference; later ones are used when earlier ones fail */
@@ -175,11 +176,13 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},
     )
     /**
-     * A node request with its span (what traces and the benchmarks time), without the caller's stack:
-     * Effect.fn makes an Error on every call for it, a cost each block step, /swap and poll pays
+     * A node request with its span when spans are recorded (what traces and the benchmarks time), without
+     * the caller's stack: Effect.fn makes an Error on every call for it, a cost each block step, /swap and poll pays
      */
-    const traced = <Args extends unknown[], A, E>(name: string, body: (...args: Args) => Effect.Effect<A, E>) =>
-      (...args: Args): Effect.Effect<A, E> => Effect.withSpan(body(...args), name, { captureStackTrace: false })
+    const nodeRequest = <Args extends unknown[], A, E>(name: string, body: (...args: Args) => Effect.Effect<A, E>) => {
+      const span = traced(name)
+      return (...args: Args): Effect.Effect<A, E> => span(body(...args))
+    }
     const attempt = <A>(method: string, f: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
       Effect.tapError(endpoints.request(method, f), (e) =>
         Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
@@ -195,10 +198,10 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
 
     // the head and a block's header asked for as such: viem's actions would cache the one and
     // format every field of the other, a cost each block step and /swap pays
-    const blockNumber = traced("Rpc.blockNumber", () =>
+    const blockNumber = nodeRequest("Rpc.blockNumber", () =>
       Effect.map(attempt("eth_blockNumber", (client) => client.request({ method: "eth_blockNumber" })), hexToBigInt))
 
-    const getBlock = traced("Rpc.getBlock", (number?: bigint) =>
+    const getBlock = nodeRequest("Rpc.getBlock", (number?: bigint) =>
       Effect.flatMap(
         attempt("eth_getBlockByNumber", (client) =>
           client.request({ method: "eth_getBlockByNumber", params: [number === undefined ? "latest" : numberToHex(number), false] })),
@@ -213,7 +216,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
               }),
       ))
 
-    const maxPriorityFeePerGas = traced("Rpc.maxPriorityFeePerGas", () => Effect.gen(function* () {
+    const maxPriorityFeePerGas = nodeRequest("Rpc.maxPriorityFeePerGas", () => Effect.gen(function* () {
       const hex = yield* attempt("eth_maxPriorityFeePerGas", (client) => client.request({ method: "eth_maxPriorityFeePerGas" }))
       return hexToBigInt(hex)
     }))
@@ -245,10 +248,10 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       )
     })
     const walkLogs = makeLogWalker(config.logRanges)
-    const getLogs = traced("Rpc.getLogs", (filter: LogFilter) =>
+    const getLogs = nodeRequest("Rpc.getLogs", (filter: LogFilter) =>
       walkLogs((fromBlock, toBlock) => getLogsOnce({ ...filter, fromBlock, toBlock }), filter.fromBlock, filter.toBlock))
 
-    const call = traced("Rpc.call", (params: CallParams) => Effect.gen(function* () {
+    const call = nodeRequest("Rpc.call", (params: CallParams) => Effect.gen(function* () {
       const result = yield* attempt("eth_call", (client) =>
         client.call({
           to: params.to,
@@ -264,7 +267,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       return result.data ?? "0x"
     }))
 
-    const simulate = traced("Rpc.simulate", (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) => Effect.gen(function* () {
+    const simulate = nodeRequest("Rpc.simulate", (blocks: readonly SimulatedBlock[], options?: { readonly blockNumber?: bigint }) => Effect.gen(function* () {
       const result = yield* attempt("eth_simulateV1", async (client) => {
         try {
           return (await (client.request as (args: { method: string; params: unknown }) => Promise<unknown>)({
@@ -283,7 +286,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       return result.map((block) => block.calls!.map((c: SimulatedCallRpc): SimulatedCall => simulatedCall(c)))
     }))
 
-    const estimateGas = traced("Rpc.estimateGas", (params: EstimateGasParams) =>
+    const estimateGas = nodeRequest("Rpc.estimateGas", (params: EstimateGasParams) =>
       attempt("eth_estimateGas", (client) =>
         client.estimateGas({
           account: params.from,

@@ -7,6 +7,7 @@ import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { RpcError } from "./rpc-error.ts"
 import { Rpc, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"
+import { traced } from "./traced.ts"
 
 // Arc's USDC ERC-20 keeps no balances: they are native balances, so its balance is overridden as native
 const USDC_ERC20 = USDC_ERC20_ADDRESS.toLowerCase()
@@ -327,7 +328,7 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
       // it succeeds as the next block but not with any limit on the block's own state: a refusal all the same
       if (limit === undefined) return { ok: false, revertData: "0x" } as const
       return { ok: true, gasLimit: limit, returnData: outcome.returnData } as const
-    }).pipe(Effect.withSpan("Simulator.simulateExecute", { captureStackTrace: false }))
+    }).pipe(traced("Simulator.simulateExecute"))
 
     return { simulateExecute } satisfies SimulatorShape
   })

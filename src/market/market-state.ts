@@ -12,7 +12,7 @@
 // node reset) starts the market again from `fromBlock`. Arc finalizes blocks
 // deterministically, so reorgs above the head are not handled.
 import { Clock, Context, Data, Duration, Effect, Layer, Option, Redacted, Ref, Schedule, Stream, SubscriptionRef } from "effect"
-import { Rpc, RpcError } from "../chain/index.ts"
+import { Rpc, RpcError, traced } from "../chain/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { marketRestore } from "./restore.ts"
@@ -95,7 +95,7 @@ export const makeMarketState = (config: MarketConfig) =>
       // an attempt that fails is said, with why, before the next one starts over
       Effect.tapError((e) => Effect.logWarning(`MarketState: the initial load failed (${e.message}); trying again`)),
       Effect.retry(Schedule.intersect(retrySchedule, Schedule.recurs(Math.max(0, (config.startAttempts ?? 5) - 1)))),
-      Effect.withSpan("MarketState.initialLoad"),
+      traced("MarketState.initialLoad"),
     )
 
     const ref = yield* SubscriptionRef.make(initial.snapshot)
@@ -126,7 +126,7 @@ export const makeMarketState = (config: MarketConfig) =>
             unregistered = now
           }
           yield* SubscriptionRef.set(ref, next.snapshot)
-        }).pipe(Effect.withSpan("MarketState.block", { attributes: { head: head.toString() } }))
+        }).pipe(traced("MarketState.block", { attributes: { head: head.toString() } }))
       }
       const now = yield* Clock.currentTimeMillis
       const before = yield* Ref.getAndSet(health, { lastSuccessAt: now, consecutiveFailures: 0, lastError: Option.none() })
@@ -147,7 +147,7 @@ export const makeMarketState = (config: MarketConfig) =>
       Effect.retry(retrySchedule),
       Effect.zipRight(Effect.sleep(pollInterval)),
       Effect.forever,
-      Effect.withSpan("MarketState.follow"),
+      traced("MarketState.follow"),
     )
     yield* Effect.forkScoped(follow)
 

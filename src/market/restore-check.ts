@@ -20,7 +20,7 @@
 // excluded, the executor's registry) came from the same document.
 import { Effect } from "effect"
 import { zeroAddress, type Address } from "viem"
-import { read, type Read, type ReadResult } from "../chain/index.ts"
+import { read, traced, type Read, type ReadResult } from "../chain/index.ts"
 import type { PoolState, TickInfo } from "../amm/index.ts"
 import { ERC20_DECIMALS_ABI, MULTICALL3_BLOCK_ABI, STABLE_POOL_ABI, V2_FACTORY_ABI, V2_PAIR_ABI, V3_FACTORY_ABI, V3_POOL_ABI } from "./abis.ts"
 import type { MarketConfig, MarketVenue } from "./market-config.ts"
@@ -200,4 +200,4 @@ export const restoredMarketProblem = (config: MarketConfig, world: ActorState, h
       if (problem !== undefined) return `pool ${key} disagrees with the chain at block ${head}: ${what}${problem}`
     }
     return undefined
-  }).pipe(Effect.withSpan("MarketState.checkRestored", { attributes: { pools: world.states.size, sample: sample.length } }))
+  }).pipe(traced("MarketState.checkRestored", { attributes: { pools: world.states.size, sample: sample.length } }))

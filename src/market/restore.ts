@@ -14,7 +14,7 @@
 // random sample of pools. One difference and the market is loaded from the
 // chain instead. Every refusal is one log line; a refused snapshot is never served.
 import { Chunk, Effect, Either, Option, Random } from "effect"
-import type { RpcError, RpcService } from "../chain/index.ts"
+import { traced, type RpcError, type RpcService } from "../chain/index.ts"
 import type { MarketConfig } from "./market-config.ts"
 import { restoredMarketProblem } from "./restore-check.ts"
 import { decodeSnapshot, encodeSnapshot, snapshotFingerprint, type SnapshotIdentity } from "./snapshot-codec.ts"
@@ -55,7 +55,7 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
     }).pipe(
       // a document that verifies but holds what the reads cannot encode (an address in a wrong case, say)
       Effect.catchAllDefect((defect) => refuse(`it could not be checked against the chain (${defect instanceof Error ? defect.message.split("\n")[0] : String(defect)})`)),
-      Effect.withSpan("MarketState.restore"),
+      traced("MarketState.restore"),
     )
 
   /** Writes the state (with its block's hash): true when written; a failure is a log line, the previous document stays. */
@@ -67,7 +67,7 @@ export const marketRestore = (config: MarketConfig, rpc: RpcService, store: Snap
       return true
     }).pipe(
       Effect.catchAll((e) => Effect.as(Effect.logWarning(`MarketState: snapshot of block ${state.block} not written: ${e.message}`), false)),
-      Effect.withSpan("MarketState.saveSnapshot"),
+      traced("MarketState.saveSnapshot"),
     )
 
   return { restore, save }

@@ -55,7 +55,7 @@
 // it registered, are published.
 import { Effect } from "effect"
 import type { Address, Hex } from "viem"
-import { read, type Read, type RpcError, type RpcLog, type RpcService } from "../chain/index.ts"
+import { read, traced, type Read, type RpcError, type RpcLog, type RpcService } from "../chain/index.ts"
 import type { TokensService } from "../tokens/index.ts"
 import { poolTokens, type ConcentratedPoolState, type PoolState, type StablePoolState, type V2PoolState } from "../amm/index.ts"
 import { CREATION_TOPICS, FOLLOWED_TOPICS, LIQUIDITY_TOPICS, MULTICALL3_BLOCK_ABI } from "./abis.ts"
@@ -608,7 +608,7 @@ export const stepper = (config: MarketConfig, rpc: RpcService, tokens: TokensSer
         followedStable,
         snapshot,
       } satisfies ActorState
-    }).pipe(Effect.withSpan(starting ? "MarketState.start" : "MarketState.step", { attributes: { head: head.toString() } }))
+    }).pipe(traced(starting ? "MarketState.start" : "MarketState.step", { attributes: { head: head.toString() } }))
 
   return {
     start: (world, head) => advance(true, world, head),

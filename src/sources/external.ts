@@ -10,6 +10,7 @@ import { Duration, Effect } from "effect"
 import type { AGGREGATOR_KINDS } from "../config/index.ts"
 import { getAddress, type Address, type Hex } from "viem"
 import { GAS } from "../routing/index.ts"
+import { traced } from "../chain/index.ts"
 import { makeCircuitBreaker, type CircuitBreaker } from "./circuit-breaker.ts"
 import { countSource } from "./metrics.ts"
 import { isExactOutputRequest, type AnySourceRequest, type ExactOutputSourceRequest, type SourceRequest, type SourceRoute } from "../pricer/index.ts"
@@ -193,7 +194,7 @@ export const externalSource = (config: AggregatorConfig, context: ExternalContex
         Effect.tapError((e) =>
           countSource(e.reason === "timeout" ? "timeouts" : e.reason === "circuit-open" ? "circuitOpen" : "errors", name),
         ),
-        Effect.withSpan(`Source.quote ${name}`),
+        traced(`Source.quote ${name}`),
       )
 
   return {
