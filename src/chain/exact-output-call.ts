@@ -1,6 +1,7 @@
 // Calldata for RouteExecutor.executeExactOutput (API 1.2 exact output): the recipient gets
 // exactly amountOut net of both fees, the sender pays what the route needs, at most maxAmountIn.
-import { decodeFunctionData, encodeFunctionData, zeroAddress, type Address, type Hex } from "viem"
+import { functionEncoder } from "./calldata-abi.ts"
+import { decodeFunctionData, zeroAddress, type Address, type Hex } from "viem"
 import { isNativeToken, poolToken, routeBytesFor, routeExecutorAbi } from "./execute-call.ts"
 import { decodeRoute, RouteEncodingError, type Route } from "./route-encoding.ts"
 
@@ -24,13 +25,12 @@ export interface ExactOutputParams {
   readonly route: Route | Hex
 }
 
+const executeExactOutputCalldata = functionEncoder(routeExecutorAbi, "executeExactOutput")
+
 /** executeExactOutput()'s calldata. A Route is checked to be an exact-output route from tokenIn to tokenOut (as pools hold them). */
 export const encodeExecuteExactOutput = (params: ExactOutputParams): Hex => {
   const route = routeBytesFor(params.route, "exactOutput", params.tokenIn, params.tokenOut)
-  return encodeFunctionData({
-    abi: routeExecutorAbi,
-    functionName: "executeExactOutput",
-    args: [
+  return executeExactOutputCalldata([
       {
         tokenIn: params.tokenIn,
         tokenOut: params.tokenOut,
@@ -43,8 +43,7 @@ export const encodeExecuteExactOutput = (params: ExactOutputParams): Hex => {
         protocolFeeBps: params.protocolFeeBps,
         route,
       },
-    ],
-  })
+    ])
 }
 
 /** The transaction's value: maxAmountIn for native input (what the route does not use comes back), else 0. */

@@ -1,9 +1,9 @@
 // Calldata for RouteExecutor.execute and the executor's revert reasons, with the ABI from
 // contracts/out/RouteExecutor.json.
+import { functionEncoder } from "./calldata-abi.ts"
 import {
   decodeErrorResult,
   decodeFunctionData,
-  encodeFunctionData,
   getAddress,
   zeroAddress,
   type Abi,
@@ -76,13 +76,12 @@ export const routeBytesFor = (route: Route | Hex, tradeType: TradeType, tokenIn:
   return bytes
 }
 
+const executeCalldata = functionEncoder(routeExecutorAbi, "execute")
+
 /** execute()'s calldata. A Route is checked to lead from tokenIn to tokenOut (as pools hold them). */
 export const encodeExecute = (params: ExecuteParams): Hex => {
   const route = routeBytesFor(params.route, "exactInput", params.tokenIn, params.tokenOut)
-  return encodeFunctionData({
-    abi: routeExecutorAbi,
-    functionName: "execute",
-    args: [
+  return executeCalldata([
       {
         tokenIn: params.tokenIn,
         tokenOut: params.tokenOut,
@@ -95,8 +94,7 @@ export const encodeExecute = (params: ExecuteParams): Hex => {
         protocolFeeBps: params.protocolFeeBps,
         route,
       },
-    ],
-  })
+    ])
 }
 
 /** The transaction's value: amountIn for native input, else 0. */

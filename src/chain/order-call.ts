@@ -1,6 +1,7 @@
 // Calldata for the executor's gasless orders (API 1.2 section 3), which it answers through
 // OrderEntry at its own address: executeOrder (the relayer's transaction), cancelNonce (the
 // sender's), nonceUsed, the OrderFilled event and the refusals an order meets on chain.
+import { functionEncoder } from "./calldata-abi.ts"
 import {
   decodeEventLog,
   decodeFunctionData,
@@ -69,6 +70,8 @@ export interface ExecuteOrderParams {
 
 const NO_PERMIT = { token: zeroAddress, value: 0n, deadline: 0n, v: 0, r: zeroHash, s: zeroHash } as const
 
+const executeOrderCalldata = functionEncoder(EXECUTE_ORDER_ABI, "executeOrder")
+
 /** executeOrder()'s calldata. A Route is checked to lead from the order's tokenIn to its tokenOut. */
 export const encodeExecuteOrder = (params: ExecuteOrderParams): Hex => {
   const { order } = params
@@ -76,11 +79,7 @@ export const encodeExecuteOrder = (params: ExecuteOrderParams): Hex => {
   const permit = params.permit === null
     ? NO_PERMIT
     : { token: order.tokenIn, value: params.permit.value, deadline: params.permit.deadline, ...splitPermitSignature(params.permit.signature) }
-  return encodeFunctionData({
-    abi: EXECUTE_ORDER_ABI,
-    functionName: "executeOrder",
-    args: [order, params.signature, permit, params.relayerFee, params.protocolFeeBps, route],
-  })
+  return executeOrderCalldata([order, params.signature, permit, params.relayerFee, params.protocolFeeBps, route])
 }
 
 export interface DecodedExecuteOrder {

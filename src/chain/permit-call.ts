@@ -1,9 +1,9 @@
 // Calldata for RouteExecutor.permitAndCall (API 1.2 permits): the sender's EIP-2612 permit for
 // the executor, then an execute or executeExactOutput call, in one transaction.
+import { functionEncoder } from "./calldata-abi.ts"
 import {
   compactSignatureToSignature,
   decodeFunctionData,
-  encodeFunctionData,
   parseCompactSignature,
   parseSignature,
   size,
@@ -32,14 +32,12 @@ export const splitPermitSignature = (signature: Hex): { readonly v: number; read
   return { v: 27 + parsed.yParity!, r: parsed.r, s: parsed.s }
 }
 
+const permitAndCallCalldata = functionEncoder(routeExecutorAbi, "permitAndCall")
+
 /** permitAndCall()'s calldata; `call` is execute() or executeExactOutput() calldata (encodeExecute, encodeExecuteExactOutput). */
 export const encodePermitAndCall = (permit: SignedPermit, call: Hex): Hex => {
   const { v, r, s } = splitPermitSignature(permit.signature)
-  return encodeFunctionData({
-    abi: routeExecutorAbi,
-    functionName: "permitAndCall",
-    args: [{ token: permit.token, value: permit.value, deadline: permit.deadline, v, r, s }, call],
-  })
+  return permitAndCallCalldata([{ token: permit.token, value: permit.value, deadline: permit.deadline, v, r, s }, call])
 }
 
 export interface DecodedPermitAndCall {

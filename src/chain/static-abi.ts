@@ -69,7 +69,7 @@ const INTEGER = /^(u?)int(\d*)$/
 const BYTES = /^bytes(\d+)$/
 
 /** The coder of one parameter, when it is one word. */
-const coderOf = (param: AbiParameter): { readonly word: Word; readonly read: Read; readonly reads?: number } | undefined => {
+export const coderOf = (param: AbiParameter): { readonly word: Word; readonly read: Read; readonly reads?: number } | undefined => {
   const integer = INTEGER.exec(param.type)
   if (integer !== null) {
     const bits = integer[2] === "" ? 256 : Number(integer[2])
