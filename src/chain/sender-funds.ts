@@ -3,7 +3,7 @@
 import { Effect } from "effect"
 import { erc20Abi, parseAbi, type Address } from "viem"
 import { read } from "./multicall.ts"
-import { Rpc } from "./rpc.ts"
+import type { RpcService } from "./rpc.ts"
 import { RpcError } from "./rpc-error.ts"
 
 const MULTICALL3_ABI = parseAbi(["function getEthBalance(address addr) view returns (uint256 balance)"])
@@ -24,12 +24,12 @@ export interface SenderFunds {
  * The sender's funds at `blockNumber`: the token's balance and allowance when a token is given,
  * and its permit nonce when asked (a token taking EIP-2612 permits).
  */
-export const senderFunds = (params: {
+export const senderFunds = (rpc: RpcService, params: {
   readonly sender: Address
   readonly token?: { readonly address: Address; readonly spender: Address; readonly permitNonce?: boolean }
   readonly blockNumber: bigint
-}): Effect.Effect<SenderFunds, RpcError, Rpc> =>
-  Effect.flatMap(Rpc, (rpc) => {
+}): Effect.Effect<SenderFunds, RpcError> =>
+  Effect.suspend(() => {
     const native = read({ address: rpc.multicall3, abi: MULTICALL3_ABI, functionName: "getEthBalance", args: [params.sender] })
     const token = params.token
     const reads = token === undefined

@@ -11,7 +11,6 @@ import { senderFunds, type SenderFunds } from "../chain/index.ts"
 import { Rpc } from "../chain/index.ts"
 import type { SwapOrder } from "../domain/index.ts"
 import { minAmountOut } from "../pricer/index.ts"
-import { MarketState } from "../market/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
@@ -69,12 +68,13 @@ export const gaslessQuoteProgram = (
   services: QuoteServices,
   settings: GaslessSettings,
   request: GaslessQuoteRequest,
-): Effect.Effect<GaslessQuoteResponse, QuoteError, Tokens | Rpc | MarketState> =>
+): Effect.Effect<GaslessQuoteResponse, QuoteError, Tokens | Rpc> =>
   Effect.gen(function* () {
     const routed = overVenues(request, settings.venues)
     if (routed instanceof InvalidRequest) return yield* routed
     // the sender's funds are read at the priced block: the head's, as /swap's
-    const { world, withoutPermit } = yield* atHead((world) =>
+    const rpc = yield* Rpc
+    const { world, withoutPermit } = yield* atHead(services.market, rpc, (world) =>
       Effect.map(priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false }), (withoutPermit) => ({ world, withoutPermit })),
     )
     const { executor } = settings
@@ -85,7 +85,7 @@ export const gaslessQuoteProgram = (
     const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(
       Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read: ${e.message}`), null)),
     )
-    const funds = yield* senderFunds({
+    const funds = yield* senderFunds(rpc, {
       sender: request.sender,
       blockNumber: world.blockNumber,
       token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null },

@@ -93,7 +93,7 @@ const checkPermit = (settings: GaslessSettings, signed: SignedOrder, permitSigna
     if (domain === null) return yield* new InvalidRequest({ message: `permit: tokenIn ${order.tokenIn} does not implement EIP-2612 permits; approve the executor instead and submit without permit` })
     const canonical = canonicalSignature(permitSignature)
     if ("problem" in canonical) return yield* new InvalidRequest({ message: `permit.signature: ${canonical.problem}` })
-    const funds = yield* senderFunds({ sender: order.sender, blockNumber, token: { address: order.tokenIn, spender: settings.executor, permitNonce: true } }).pipe(
+    const funds = yield* senderFunds(yield* Rpc, { sender: order.sender, blockNumber, token: { address: order.tokenIn, spender: settings.executor, permitNonce: true } }).pipe(
       Effect.mapError(unreadable("the sender's permit nonce")),
     )
     const problem = yield* Effect.promise(() =>

@@ -22,7 +22,7 @@ import { gaslessStatusProgram, gaslessSubmitProgram, relayerUnavailable } from "
 import { planOrder, type PlanError } from "./order-plan.ts"
 import { catalogPrograms } from "./catalog.ts"
 import { latestWorld, makeQuoteServices, quoteProgram } from "./quote.ts"
-import { swapProgram } from "./swap.ts"
+import { makeSwapProgram } from "./swap.ts"
 
 /** How often the market looks for a new block: Arc makes one about every half second. */
 const MARKET_POLL_INTERVAL = "100 millis"
@@ -58,14 +58,14 @@ const programsLayer = (settings: ChainSettings) =>
   Layer.effect(
     SwapPrograms,
     Effect.gen(function* () {
-      const context = yield* Effect.context<Tokens | MarketState | Sources | Simulator | Rpc>()
       const services = yield* makeQuoteServices({ maxPriceImpactBps: settings.maxPriceImpactBps })
+      const swap = yield* makeSwapProgram(services)
       const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
         chainId: settings.chainId,
         executor: settings.executor,
         quote: (request) => quoteProgram(services, request),
-        swap: (request) => Effect.provide(swapProgram(services, request), context),
+        swap,
         ...catalog,
       }
     }),

@@ -6,7 +6,6 @@
 import { Data, Effect } from "effect"
 import type { Address, Hex } from "viem"
 import { encodeExecuteOrder, Rpc, Simulator, USDC_ERC20 } from "../chain/index.ts"
-import { MarketState } from "../market/index.ts"
 import { Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { isNativePlaceholder, type QuoteRequest, type SwapOrder, type World } from "../domain/index.ts"
@@ -59,10 +58,10 @@ export const planOrder = (
   settings: GaslessSettings,
   relayer: Address,
   signed: SignedOrder,
-): Effect.Effect<OrderPlan, PlanError, Rpc | MarketState | Simulator | Tokens | Sources> =>
+): Effect.Effect<OrderPlan, PlanError, Rpc | Simulator | Tokens | Sources> =>
   Effect.gen(function* () {
     const { order } = signed
-    const { world, quote, relayerFee, route, priced } = yield* atHead((world): Effect.Effect<OrderPricing & { readonly world: World }, OrderExpired | QuoteError> =>
+    const { world, quote, relayerFee, route, priced } = yield* atHead(services.market, yield* Rpc, (world): Effect.Effect<OrderPricing & { readonly world: World }, OrderExpired | QuoteError> =>
       order.deadline <= world.blockTimestamp
         ? Effect.fail(new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` }))
         : Effect.map(priceWithRelayerFee(services, world, termsOf(settings, order), { marginBps: settings.feeMarginBps, permit: signed.permitSignature !== null }), (p) => ({ world, ...p })),
