@@ -5,6 +5,7 @@ export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, t
 export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
 export { read, type Read, type ReadResult } from "./multicall.ts"
 export { traced } from "./traced.ts"
+export { makeKeptAnswers, type KeptAnswers, type KeptAnswersOptions } from "./kept-answers.ts"
 export { Simulator, gasLimitSearches, makeSimulator, simulatedExecutions, type SimulateExecute, type SimulationOutcome, type SimulatorShape } from "./simulator.ts"
 export {
   CONFIG_FAULTS,

@@ -1,12 +1,13 @@
 // Simulates a route executor call from its sender, with the balance and
 // allowance the sender will have filled in by state overrides, so the check
 // works before the approval is sent.
-import { Cache, Context, Duration, Effect, Layer, Metric } from "effect"
+import { Context, Effect, Layer, Metric } from "effect"
 import { numberToHex, type Address, type Hex, type StateOverride } from "viem"
 import { USDC_ERC20_ADDRESS, USDC_NATIVE_SCALE } from "../domain/index.ts"
 import { RpcError } from "./rpc-error.ts"
 import { Rpc, type RpcService } from "./rpc.ts"
 import { allowanceKey, balanceKey, findAllowanceSlot, findBalanceSlot, type MappingSlot } from "./storage-slots.ts"
+import { makeKeptAnswers } from "./kept-answers.ts"
 import { traced } from "./traced.ts"
 
 // Arc's USDC ERC-20 keeps no balances: they are native balances, so its balance is overridden as native
@@ -130,21 +131,15 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
   Effect.gen(function* () {
     // where each token keeps balances and allowances, found once per token (look-ups of one token
     // merged); a failed look-up is not kept
-    const slots = yield* Cache.make({
-      capacity: SLOT_CACHE_CAPACITY,
-      timeToLive: Duration.infinity,
-      lookup: (token: string) =>
-        Effect.map(
-          Effect.all(
-            [token === USDC_ERC20 ? Effect.succeed(undefined) : findBalanceSlot(rpc, token as Address), findAllowanceSlot(rpc, token as Address)],
-            { concurrency: 2 },
-          ),
-          ([balance, allowance]): TokenSlots => ({ balance, allowance }),
-        ),
-    })
+    const slots = makeKeptAnswers<TokenSlots, RpcError>({ capacity: SLOT_CACHE_CAPACITY, ttlMs: Number.POSITIVE_INFINITY })
+    const findSlots = (token: Address) =>
+      Effect.map(
+        Effect.all([token === USDC_ERC20 ? Effect.succeed(undefined) : findBalanceSlot(rpc, token), findAllowanceSlot(rpc, token)], { concurrency: 2 }),
+        ([balance, allowance]): TokenSlots => ({ balance, allowance }),
+      )
     const slotsOf = (token: Address) => {
-      const key = token.toLowerCase()
-      return Effect.tapError(slots.get(key), () => slots.invalidate(key))
+      const key = token.toLowerCase() as Address
+      return slots.get(key, () => findSlots(key))
     }
 
     /**

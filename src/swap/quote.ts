@@ -4,12 +4,12 @@
 // services.
 import { Effect } from "effect"
 import type { Address } from "viem"
+import { makeKeptAnswers } from "../chain/index.ts"
 import { MarketState } from "../market/index.ts"
 import { price, sourceRequest, type Priced, type PricingTokens, type Refusal, type SourceRoute } from "../pricer/index.ts"
 import { countSource, Sources } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, NoRoute, Unavailable, type QuoteError } from "./errors.ts"
-import { makePairChecks } from "./pair-checks.ts"
 import { makeQuoteCache, type CachedPricing, type QuoteCache } from "./quote-cache.ts"
 import type { World, QuoteRequest, QuoteResponse } from "../domain/index.ts"
 
@@ -63,7 +63,7 @@ export const makeQuoteServices = (options: { readonly maxPriceImpactBps: number 
   // one check per request for both tokens; a failure or an unverified token is asked again next time
   const verified = (t: PricingTokens) =>
     (t.routableIn.routable || t.routableIn.reason !== "unverified") && (t.routableOut.routable || t.routableOut.reason !== "unverified")
-  const pairs = makePairChecks<PricingTokens, QuoteError>({ capacity: PAIR_CACHE_CAPACITY, ttlMs: PAIR_TTL_MS, keep: verified })
+  const pairs = makeKeptAnswers<PricingTokens, QuoteError>({ capacity: PAIR_CACHE_CAPACITY, ttlMs: PAIR_TTL_MS, keep: verified })
   // the pools holding a token are the holders its routability is probed with: the asking request's World
   const tokensOf = (world: World, request: QuoteRequest) =>
     pairs.get(`${request.tokenIn}|${request.tokenOut}`, () => checkTokens(tokens, world, request))

@@ -1,7 +1,7 @@
 // The token registry: metadata read from the chain and cached, USDC's two forms
 // mapped onto the ERC-20 the pools hold, and the routability check that keeps
 // tokens whose transfers do not move exactly what they say out of every route.
-import { Cache, Context, Data, Duration, Effect, Equal, Hash, Layer, Request, RequestResolver } from "effect"
+import { Context, Data, Effect, Layer, Request, RequestResolver } from "effect"
 import {
   getAddress,
   hexToString,
@@ -11,7 +11,7 @@ import {
   type Address,
   type Hex,
 } from "viem"
-import { read, Rpc, type RpcError, type Read } from "../chain/index.ts"
+import { makeKeptAnswers, read, Rpc, type Read, type RpcBlock, type RpcError } from "../chain/index.ts"
 import { readPermitDomain, type PermitDomain } from "./permit-domain.ts"
 import { makeRoutabilityCheck } from "./routability.ts"
 import { cleanSymbol } from "./symbol-text.ts"
@@ -80,32 +80,11 @@ const ERC20_ABI = parseAbi([
 
 const YEAR = 365n * 24n * 60n * 60n
 const ROUTABLE: Routability = { routable: true }
-/** how long a token's routability answer is trusted before it is checked again */
-const ROUTABILITY_TTL = Duration.minutes(10)
+/** how long a token's routability answer is trusted before it is checked again, ms */
+const ROUTABILITY_TTL_MS = 10 * 60_000
 /** addresses as clients send them, and tokens: the most each cache holds */
 const CACHE_CAPACITY = 10_000
 
-/** cache.get, the entry dropped again when the answer must not be reused: a failure, or what `keep` refuses. */
-const getKept = <K, A, E>(cache: Cache.Cache<K, A, E>, key: K, keep: (answer: A) => boolean = () => true): Effect.Effect<A, E> =>
-  cache.get(key).pipe(
-    Effect.tapBoth({
-      onFailure: () => cache.invalidate(key),
-      onSuccess: (answer) => (keep(answer) ? Effect.void : cache.invalidate(key)),
-    }),
-  )
-
-/**
- * A routability question: the token is the cache key; the holders to probe with ride along for
- * the look-up (the first asker's are used; a later asker's holders do not make another probe).
- */
-class RoutabilityQuestion extends Data.Class<{ readonly token: string; readonly holders: readonly Address[] }> {
-  [Equal.symbol](that: Equal.Equal): boolean {
-    return that instanceof RoutabilityQuestion && that.token === this.token
-  }
-  [Hash.symbol](): number {
-    return Hash.string(this.token)
-  }
-}
 
 /** One token's check, as a request: the checks asked together (with batching) run together. */
 class RoutabilityRequest extends Request.TaggedClass("RoutabilityRequest")<
@@ -148,8 +127,8 @@ export const makeTokens = (config: TokensConfig = {}) =>
   Effect.gen(function* () {
     const rpc = yield* Rpc
     // the checks of a market's new tokens run together: one read of the head serves them for a second
-    const head = yield* Cache.make({ capacity: 1, timeToLive: Duration.seconds(1), lookup: (_: "latest") => rpc.getBlock() })
-    const checkAll = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR, head.get("latest"))
+    const head = makeKeptAnswers<RpcBlock, RpcError>({ capacity: 1, ttlMs: 1_000 })
+    const checkAll = makeRoutabilityCheck(rpc, config.rebaseHorizonSeconds ?? YEAR, head.get("latest", () => rpc.getBlock()))
     // the checks asked at once (a market's new tokens) are made together: one batched read of
     // their balances, a few eth_simulateV1 requests for their probes
     const checks = RequestResolver.makeBatched((requests: ReadonlyArray<RoutabilityRequest>) =>
@@ -170,8 +149,11 @@ export const makeTokens = (config: TokensConfig = {}) =>
         return { address: getAddress(token), decimals: Number(decimals!.value), symbol: symbol!.success ? cleanSymbol(String(symbol!.value)) : "" } satisfies TokenMetadata
       })
     // a token's decimals and symbol do not change; a failed read is not kept
-    const metadataCache = yield* Cache.make({ capacity: CACHE_CAPACITY, timeToLive: Duration.infinity, lookup: readMetadata })
-    const metadata = (token: Address) => getKept(metadataCache, token.toLowerCase())
+    const metadataKept = makeKeptAnswers<TokenMetadata, TokenError | RpcError>({ capacity: CACHE_CAPACITY, ttlMs: Number.POSITIVE_INFINITY })
+    const metadata = (token: Address) => {
+      const key = token.toLowerCase()
+      return metadataKept.get(key, () => readMetadata(key))
+    }
 
     const normalizeUncached = (address: string) =>
       Effect.gen(function* () {
@@ -190,28 +172,25 @@ export const makeTokens = (config: TokensConfig = {}) =>
         return { input: token, native: false, erc20Address: meta.address, scale: 1n, decimals: meta.decimals, symbol: meta.symbol } satisfies NormalizedToken
       })
     // by the address exactly as sent: the look-up every request makes
-    const normalizedCache = yield* Cache.make({ capacity: CACHE_CAPACITY, timeToLive: Duration.infinity, lookup: normalizeUncached })
+    const normalizedKept = makeKeptAnswers<NormalizedToken, TokenError | RpcError>({ capacity: CACHE_CAPACITY, ttlMs: Number.POSITIVE_INFINITY })
 
     // a token can change (an upgradeable proxy that starts taxing): answers are checked again after a
     // while; "unverified" (no holder to probe with yet) is not kept, nor is a failed probe
-    const routabilityCache = yield* Cache.make({
-      capacity: CACHE_CAPACITY,
-      timeToLive: ROUTABILITY_TTL,
-      lookup: (question: RoutabilityQuestion) => Effect.request(new RoutabilityRequest({ token: getAddress(question.token), holders: question.holders }), checks),
-    })
+    // the holders to probe with ride along with the first asker's check (a later asker's do not make another probe)
     const verified = (answer: Routability) => answer.routable || answer.reason !== "unverified"
+    const routabilityKept = makeKeptAnswers<Routability, RpcError>({ capacity: CACHE_CAPACITY, ttlMs: ROUTABILITY_TTL_MS, keep: verified })
     const routability = (token: Address, options?: { readonly holders?: readonly Address[] }): Effect.Effect<Routability, RpcError> =>
-      isUsdc(token) ? Effect.succeed(ROUTABLE) : getKept(routabilityCache, new RoutabilityQuestion({ token: token.toLowerCase(), holders: options?.holders ?? [] }), verified)
+      isUsdc(token)
+        ? Effect.succeed(ROUTABLE)
+        : routabilityKept.get(token.toLowerCase(), () => Effect.request(new RoutabilityRequest({ token: getAddress(token), holders: options?.holders ?? [] }), checks))
 
     // a token's domain is fixed at deployment unless it is an upgradeable proxy: asked again after a while
-    const permitDomainCache = yield* Cache.make({
-      capacity: CACHE_CAPACITY,
-      timeToLive: ROUTABILITY_TTL,
-      lookup: (token: string) => readPermitDomain(rpc, getAddress(token)),
-    })
-    const permitDomain = (token: Address) => (isNativePlaceholder(token) ? Effect.succeed(null) : getKept(permitDomainCache, token.toLowerCase()))
+    const permitDomainKept = makeKeptAnswers<PermitDomain | null, RpcError>({ capacity: CACHE_CAPACITY, ttlMs: ROUTABILITY_TTL_MS })
+    const permitDomain = (token: Address) =>
+      isNativePlaceholder(token) ? Effect.succeed(null) : permitDomainKept.get(token.toLowerCase(), () => readPermitDomain(rpc, getAddress(token)))
+    const normalize = (address: string) => normalizedKept.get(address, () => normalizeUncached(address))
 
-    return { metadata, normalize: (address: string) => getKept(normalizedCache, address), routability, permitDomain } satisfies TokensService
+    return { metadata, normalize, routability, permitDomain } satisfies TokensService
   })
 
 export class Tokens extends Context.Tag("tokens/Tokens")<Tokens, TokensService>() {

@@ -1,11 +1,11 @@
-// The checks of a request's token pair, kept per pair: a pair asked again is
-// answered from its kept check; concurrent first askings share one check; a
-// failed check, or one its answer says not to keep, is made again; a kept check
-// expires; past the capacity the oldest goes; and an asker interrupted while
-// checking leaves the others to check for themselves, not interrupted.
+// Answers kept per key: a key asked again is answered from its kept answer;
+// concurrent first askings share one computation; a failed one, or one whose
+// answer says not to keep it, is made again; a kept answer expires, or never
+// with an infinite time; past the capacity the oldest goes; and an asker
+// interrupted while computing leaves the others to compute for themselves.
 import { describe, expect, test } from "bun:test"
 import { Deferred, Effect, Exit, Fiber } from "effect"
-import { makePairChecks } from "../../src/swap/pair-checks.ts"
+import { makeKeptAnswers } from "../../src/chain/kept-answers.ts"
 
 const counted = () => {
   let calls = 0
@@ -13,9 +13,9 @@ const counted = () => {
   return { check, calls: () => calls }
 }
 
-describe("a pair's checks", () => {
+describe("kept answers", () => {
   test("a pair asked again is answered from its kept check", async () => {
-    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
     const c = counted()
     expect(await Effect.runPromise(pairs.get("a|b", c.check("ab")))).toBe("ab")
     expect(await Effect.runPromise(pairs.get("a|b", c.check("other")))).toBe("ab")
@@ -24,7 +24,7 @@ describe("a pair's checks", () => {
   })
 
   test("concurrent first askings share one check", async () => {
-    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
     let calls = 0
     const gate = Effect.runSync(Deferred.make<void>())
     const check = () => Effect.zipRight(Effect.sync(() => calls++), Effect.as(Deferred.await(gate), "ab"))
@@ -36,7 +36,7 @@ describe("a pair's checks", () => {
   })
 
   test("a failed check is passed to every asker waiting for it, and made again next time", async () => {
-    const pairs = makePairChecks<string, string>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const pairs = makeKeptAnswers<string, string>({ capacity: 10, ttlMs: 60_000, keep: () => true })
     let calls = 0
     const gate = Effect.runSync(Deferred.make<void>())
     const failing = () => Effect.zipRight(Effect.sync(() => calls++), Effect.zipRight(Deferred.await(gate), Effect.fail("node down")))
@@ -51,7 +51,7 @@ describe("a pair's checks", () => {
   })
 
   test("an answer the check says not to keep is asked again", async () => {
-    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: (v) => v !== "unverified" })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 10, ttlMs: 60_000, keep: (v) => v !== "unverified" })
     const c = counted()
     expect(await Effect.runPromise(pairs.get("a|b", c.check("unverified")))).toBe("unverified")
     expect(await Effect.runPromise(pairs.get("a|b", c.check("verified")))).toBe("verified")
@@ -61,7 +61,7 @@ describe("a pair's checks", () => {
 
   test("a kept check expires after its time; past the capacity the oldest kept goes first", async () => {
     let clock = 0
-    const pairs = makePairChecks<string, never>({ capacity: 2, ttlMs: 1_000, keep: () => true, now: () => clock })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 2, ttlMs: 1_000, keep: () => true, now: () => clock })
     const c = counted()
     await Effect.runPromise(pairs.get("a", c.check("a1")))
     clock = 999
@@ -78,8 +78,20 @@ describe("a pair's checks", () => {
     expect(c.calls()).toBe(5)
   })
 
+  test("with an infinite time and no keep rule, every answer is kept until the capacity lets it go", async () => {
+    let clock = 0
+    const kept = makeKeptAnswers<string, never>({ capacity: 1, ttlMs: Number.POSITIVE_INFINITY, now: () => clock })
+    const c = counted()
+    await Effect.runPromise(kept.get("a", c.check("a1")))
+    clock = 1e15
+    expect(await Effect.runPromise(kept.get("a", c.check("a2")))).toBe("a1")
+    await Effect.runPromise(kept.get("b", c.check("b1")))
+    expect(await Effect.runPromise(kept.get("a", c.check("a3")))).toBe("a3")
+    expect(c.calls()).toBe(3)
+  })
+
   test("an asker interrupted while checking: the askers waiting for it check for themselves, and are not interrupted", async () => {
-    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
     let calls = 0
     const first = Effect.runFork(pairs.get("a|b", () => Effect.zipRight(Effect.sync(() => calls++), Effect.never)))
     await Effect.runPromise(Effect.yieldNow())
@@ -92,7 +104,7 @@ describe("a pair's checks", () => {
   })
 
   test("an asking made but never run holds no check under way: the next asker checks", async () => {
-    const pairs = makePairChecks<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
+    const pairs = makeKeptAnswers<string, never>({ capacity: 10, ttlMs: 60_000, keep: () => true })
     const c = counted()
     pairs.get("a|b", c.check("never run"))
     const answer = await Effect.runPromise(Effect.timeout(pairs.get("a|b", c.check("ab")), "1 second"))

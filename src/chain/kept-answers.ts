@@ -1,27 +1,28 @@
-// The checks of a request's token pair (each token normalized, its routability
-// probed against the pools that hold it), kept per pair for a while: a pair
-// asked again answers its kept check at once; concurrent first askings of a
-// pair share one check; a check that fails, or whose answer says it should not
-// be kept (a token not yet verified), is made again next time.
+// Answers kept per key for a while, each computed once: a key asked again
+// answers its kept value at once; concurrent first askings of a key share one
+// computation; one that fails, or whose answer says it should not be kept (a
+// token not yet verified), is made again next time; past the capacity the
+// oldest kept goes first. A request's token pair's checks, a token's metadata,
+// routability and permit domain, and its storage slots are kept so.
 //
-// Effect's Cache did this; a hit through it cost ~3.4 µs and ~6 KB of
-// allocation per /quote, a fifth of a fresh /quote's program in process. Here a
-// hit is a Map look-up and Effect.succeed.
+// Effect's Cache did this; a hit through it cost ~3.4 µs, ~6 KB of allocation and
+// ~15 Effect steps, a fifth of a fresh /quote's program in process and a tenth
+// of a /swap's steps. Here a hit is a Map look-up and Effect.succeed.
 import { Deferred, Effect, Exit, FiberId } from "effect"
 
-export interface PairChecksOptions<A> {
-  /** pairs kept at most; the oldest kept goes first */
+export interface KeptAnswersOptions<A> {
+  /** answers kept at most; the oldest kept goes first */
   readonly capacity: number
-  /** how long a check is kept, ms */
+  /** how long an answer is kept, ms (Infinity: until the capacity lets it go) */
   readonly ttlMs: number
-  /** whether a successful check may be kept */
-  readonly keep: (checked: A) => boolean
+  /** whether an answer may be kept (every one when not given) */
+  readonly keep?: (answer: A) => boolean
   /** the clock, ms (performance.now when not given) */
   readonly now?: () => number
 }
 
-export interface PairChecks<A, E> {
-  /** the kept check of `key`, or `check` run once for every concurrent asker of `key` */
+export interface KeptAnswers<A, E> {
+  /** the kept answer of `key`, or `check` run once for every concurrent asker of `key` */
   readonly get: (key: string, check: () => Effect.Effect<A, E>) => Effect.Effect<A, E>
 }
 
@@ -30,7 +31,7 @@ interface Kept<A> {
   readonly until: number
 }
 
-export const makePairChecks = <A, E>(options: PairChecksOptions<A>): PairChecks<A, E> => {
+export const makeKeptAnswers = <A, E>(options: KeptAnswersOptions<A>): KeptAnswers<A, E> => {
   const now = options.now ?? (() => performance.now())
   const kept = new Map<string, Kept<A>>()
   // checks under way, each with the askers waiting for it (an interrupted check wakes them to check themselves)
@@ -59,7 +60,7 @@ export const makePairChecks = <A, E>(options: PairChecksOptions<A>): PairChecks<
       return Effect.onExit(restore(Effect.suspend(check)), (exit) =>
         Effect.sync(() => {
           running.delete(key)
-          if (Exit.isSuccess(exit) && options.keep(exit.value)) {
+          if (Exit.isSuccess(exit) && (options.keep === undefined || options.keep(exit.value))) {
             if (kept.size >= options.capacity) kept.delete(kept.keys().next().value!)
             kept.set(key, { value: exit.value, until: now() + options.ttlMs })
           }
