@@ -8,16 +8,14 @@ import { Effect } from "effect"
 import { randomBytes } from "node:crypto"
 import { zeroAddress, type Address } from "viem"
 import { senderFunds, type SenderFunds } from "../chain/index.ts"
-import { Rpc } from "../chain/index.ts"
 import type { SwapOrder } from "../domain/index.ts"
 import { minAmountOut } from "../pricer/index.ts"
-import { Tokens } from "../tokens/index.ts"
 import { InvalidRequest, type QuoteError } from "./errors.ts"
 import { orderToSign, type GaslessQuoteRequest, type GaslessQuoteResponse } from "./gasless.ts"
 import { permitToSign } from "./permit.ts"
 import type { QuoteServices } from "./quote.ts"
 import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
-import { atHead } from "./swap.ts"
+import { atHead, type ProgramServices } from "./swap.ts"
 import { senderIssues } from "./sender-issues.ts"
 import type { ArcChainId, QuoteRequest } from "../domain/index.ts"
 
@@ -66,20 +64,19 @@ const amountsOf = (request: GaslessQuoteRequest, pricing: OrderPricing): Effect.
 
 export const gaslessQuoteProgram = (
   services: QuoteServices,
+  { rpc, tokens }: ProgramServices,
   settings: GaslessSettings,
   request: GaslessQuoteRequest,
-): Effect.Effect<GaslessQuoteResponse, QuoteError, Tokens | Rpc> =>
+): Effect.Effect<GaslessQuoteResponse, QuoteError> =>
   Effect.gen(function* () {
     const routed = overVenues(request, settings.venues)
     if (routed instanceof InvalidRequest) return yield* routed
     // the sender's funds are read at the priced block: the head's, as /swap's
-    const rpc = yield* Rpc
     const { world, withoutPermit } = yield* atHead(services.market, rpc, (world) =>
       Effect.map(priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false }), (withoutPermit) => ({ world, withoutPermit })),
     )
     const { executor } = settings
     const { priced } = withoutPermit
-    const tokens = yield* Tokens
     // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot
     // be read leaves the permit and the shortfalls out of the answer, as /swap does
     const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(

@@ -22,7 +22,7 @@ import { gaslessStatusProgram, gaslessSubmitProgram, relayerUnavailable } from "
 import { planOrder, type PlanError } from "./order-plan.ts"
 import { catalogPrograms } from "./catalog.ts"
 import { latestWorld, makeQuoteServices, quoteProgram } from "./quote.ts"
-import { makeSwapProgram } from "./swap.ts"
+import { programServices, swapProgram } from "./swap.ts"
 
 /** How often the market looks for a new block: Arc makes one about every half second. */
 const MARKET_POLL_INTERVAL = "100 millis"
@@ -59,13 +59,13 @@ const programsLayer = (settings: ChainSettings) =>
     SwapPrograms,
     Effect.gen(function* () {
       const services = yield* makeQuoteServices({ maxPriceImpactBps: settings.maxPriceImpactBps })
-      const swap = yield* makeSwapProgram(services)
+      const chain = yield* programServices
       const catalog = catalogPrograms(latestWorld(services.market), settings.venues, services.sources, yield* Tokens)
       return {
         chainId: settings.chainId,
         executor: settings.executor,
         quote: (request) => quoteProgram(services, request),
-        swap,
+        swap: (request) => swapProgram(services, chain, request),
         ...catalog,
       }
     }),
@@ -127,12 +127,13 @@ const gaslessLayer = (settings: ChainSettings, relayer: RelayerSettings, databas
       const service = yield* Relayer
       const context = yield* Effect.context<ChainContext | Relayer>()
       const services = yield* makeQuoteServices({ maxPriceImpactBps: settings.maxPriceImpactBps })
+      const chain = yield* programServices
       const plan = (signed: Parameters<typeof planOrder>[3]) => planOrder(services, gasless, service.address, signed).pipe(Effect.provide(context))
       const ready = service.readiness.pipe(Effect.mapError(relayerUnavailable))
       const shape: GaslessProgramsShape = {
         relayer: service.address,
         // a relayer short of USDC cannot send what it would quote
-        quote: (request) => Effect.provide(Effect.zipRight(ready, gaslessQuoteProgram(services, gasless, request)), context),
+        quote: (request) => Effect.zipRight(ready, gaslessQuoteProgram(services, chain, gasless, request)),
         submit: (request) => Effect.provide(gaslessSubmitProgram(gasless, { plan }, request), context),
         status: (tradeHash, keyId) => Effect.provide(gaslessStatusProgram(tradeHash, keyId), context),
       }
