@@ -82,32 +82,22 @@ const coderFor = (param: AbiParameter): Coder | undefined => {
   return word === undefined ? undefined : { dynamic: false, encode: word.word }
 }
 
-const compiled = new WeakMap<Abi, Map<string, ((args: readonly unknown[]) => Hex) | undefined>>()
-
 /**
- * The calldata writer of `abi`'s function `name`, kept per ABI; undefined when a parameter is
- * anything but a one-word type, bytes or a tuple of those, or the ABI overloads the name.
+ * The calldata writer of `abi`'s function `name`; undefined when a parameter is anything but a
+ * one-word type, bytes or a tuple of those, or the ABI overloads the name.
  */
 export const calldataEncoder = (abi: Abi, name: string): ((args: readonly unknown[]) => Hex) | undefined => {
-  let byName = compiled.get(abi)
-  if (byName === undefined) compiled.set(abi, (byName = new Map()))
-  if (byName.has(name)) return byName.get(name)
   const matches = abi.filter((item): item is AbiFunction => item.type === "function" && item.name === name)
-  const fn = matches.length === 1 ? matches[0]! : undefined
-  const coders = fn?.inputs.map(coderFor)
-  const encoder =
-    fn === undefined || coders === undefined || coders.some((c) => c === undefined)
-      ? undefined
-      : (() => {
-          const selector = toFunctionSelector(fn)
-          const args = coders as Coder[]
-          return (values: readonly unknown[]): Hex => {
-            if (values.length !== args.length) throw new RangeError(`${fn.name} takes ${args.length} arguments, got ${values.length}`)
-            return `${selector}${sequence(args, values)}` as Hex
-          }
-        })()
-  byName.set(name, encoder)
-  return encoder
+  if (matches.length !== 1) return undefined
+  const fn = matches[0]!
+  const coders = fn.inputs.map(coderFor)
+  if (coders.some((c) => c === undefined)) return undefined
+  const args = coders as Coder[]
+  const selector = toFunctionSelector(fn)
+  return (values) => {
+    if (values.length !== args.length) throw new RangeError(`${fn.name} takes ${args.length} arguments, got ${values.length}`)
+    return `${selector}${sequence(args, values)}` as Hex
+  }
 }
 
 /** calldataEncoder of a function it covers: one it does not fails where it is asked for (at load), never on a request. */
