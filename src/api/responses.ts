@@ -56,14 +56,13 @@ export const quoteInconsistency = (request: QuoteRequest, q: QuoteResponse): str
   return undefined
 }
 
-/** What is wrong with a swap answer for this request, or undefined. */
+/** What is wrong with a swap answer for this request, or undefined (the shape of its fields, tx.data hex among them, is the encoding's to check). */
 export const swapInconsistency = (request: SwapRequest, s: SwapResponse, executor: Address): string | undefined => {
   const quote = quoteInconsistency(request, s)
   if (quote !== undefined) return quote
   if (!same(s.sender, request.sender) || !same(s.recipient, request.recipient)) return "sender or recipient differs from the request"
   if (s.deadline !== request.deadline) return "deadline differs from the request"
   if (!same(s.tx.to, executor)) return "tx.to is not the route executor"
-  if (!/^0x([0-9a-fA-F]{2})*$/.test(s.tx.data)) return "tx.data is not hex"
   if (s.tx.value < 0n || (s.tx.gas !== null && s.tx.gas <= 0n)) return "tx value or gas out of range"
   if (s.simulated !== (s.tx.gas !== null)) return "tx.gas must be set exactly when simulated"
   if (s.approval !== null && (!same(s.approval.spender, executor) || !same(s.approval.token, request.tokenIn))) return "approval is not for tokenIn to the executor"

@@ -332,6 +332,7 @@ describe("program failures map to the spec's codes", () => {
           if (fixedAmount(r) === 11n) return Effect.fail(new SimulationFailed({}))
           if (fixedAmount(r) === 12n) return Effect.succeed({ ...syntheticSwap(r), tx: { ...syntheticSwap(r).tx, to: r.sender } })
           if (fixedAmount(r) === 13n) return Effect.fail(new SimulationFailed({ reason: "ERC20: transfer amount exceeds allowance" }))
+          if (fixedAmount(r) === 14n) return Effect.succeed({ ...syntheticSwap(r), tx: { ...syntheticSwap(r).tx, data: "0xabc" as const } })
           return byAmount(fixedAmount(r)) ?? Effect.succeed(syntheticSwap(r))
         },
       }),
@@ -374,6 +375,9 @@ describe("program failures map to the spec's codes", () => {
   test("an answer that contradicts the fee formulas or the request is not sent: 502 INTERNAL", async () => {
     expectError(await ask("/api/v1/quote", 9), 502, "INTERNAL")
     expectError(await ask("/api/v1/swap", 12), 502, "INTERNAL")
+  })
+  test("an answer a response Schema refuses (tx.data not whole hex bytes) is not sent: 502 INTERNAL", async () => {
+    expectError(await ask("/api/v1/swap", 14), 502, "INTERNAL")
   })
   test("the synthetic programs die loudly on a token outside their table", async () => {
     const a = await post(failing, "/api/v1/quote", quoteBody({ tokenOut: "0x9999999999999999999999999999999999999999" }), { "x-api-key": failingKey })
