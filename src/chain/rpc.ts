@@ -44,6 +44,8 @@ export interface RpcConfig {
   readonly logRanges?: LogRangeOptions
   /** the longest a request waits for rate-limited endpoints (default 30 s) */
   readonly maxRateLimitWaitMs?: number
+  /** most requests made in the same turn of the event loop sent as one JSON-RPC batch (default 1: each alone) */
+  readonly batchSize?: number
 }
 
 export interface RpcLog {
@@ -170,7 +172,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     const endpoints = makeEndpoints(
       config.urls.map((url, i) => ({
         label: labels[i]!,
-        client: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
+        client: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout, ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}) }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
       })),
       yield* Effect.clock,
       config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},

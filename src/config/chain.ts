@@ -37,9 +37,14 @@ export interface ChainSettings {
   readonly marketSnapshot: { readonly path: string; readonly intervalMs: number } | undefined
   /** a route whose priceImpactBps is above this is refused (MAX_PRICE_IMPACT_BPS) */
   readonly maxPriceImpactBps: number
+  /** most node requests of one turn sent as one JSON-RPC batch (RPC_BATCH_SIZE; 1: each alone) */
+  readonly rpcBatchSize: number
   /** the relayer of gasless swaps (RELAYER_PRIVATE_KEY, RELAYER_FEE_MARGIN_BPS); undefined: gasless swaps are off */
   readonly relayer: RelayerSettings | undefined
 }
+
+/** RPC_BATCH_SIZE when unset: a /swap's three reads and a block step's four go together, well within every provider's batch limit */
+export const DEFAULT_RPC_BATCH_SIZE = 10
 
 /** MAX_PRICE_IMPACT_BPS when unset: a route losing 30% against the reference prices is refused */
 export const DEFAULT_MAX_PRICE_IMPACT_BPS = 3_000
@@ -102,6 +107,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
     /^\d+$/.test(text) && Number(text) >= 1_000 && Number.isSafeInteger(Number(text)) ? Either.right(Number(text)) : Either.left(`must be a whole number of ms, at least 1000, got ${text}`)),
   allowInsecureRpc: flag("RPC_ALLOW_INSECURE"),
   maxPriceImpactBps: integerIn("MAX_PRICE_IMPACT_BPS", DEFAULT_MAX_PRICE_IMPACT_BPS, 0, 10_000),
+  rpcBatchSize: integerIn("RPC_BATCH_SIZE", DEFAULT_RPC_BATCH_SIZE, 1, 1_000),
   relayer: relayerConfig,
 }).pipe(
   Config.mapOrFail((read): Either.Either<ChainSettings, ConfigError.ConfigError> => {
@@ -147,6 +153,7 @@ export const chainSettingsConfig: Config.Config<ChainSettings> = Config.all({
         onSome: (path) => ({ path, intervalMs: Option.getOrElse(read.snapshotIntervalMs, () => 300_000) }),
       }),
       maxPriceImpactBps: read.maxPriceImpactBps,
+      rpcBatchSize: read.rpcBatchSize,
       relayer: read.relayer,
     })
   }),

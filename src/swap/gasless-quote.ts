@@ -71,24 +71,28 @@ export const gaslessQuoteProgram = (
   Effect.gen(function* () {
     const routed = overVenues(request, settings.venues)
     if (routed instanceof InvalidRequest) return yield* routed
-    // the sender's funds are read at the priced block: the head's, as /swap's
-    const { world, withoutPermit } = yield* atHead(services.market, rpc, (world) =>
-      Effect.map(priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false }), (withoutPermit) => ({ world, withoutPermit })),
-    )
     const { executor } = settings
-    const { priced } = withoutPermit
-    // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot
-    // be read leaves the permit and the shortfalls out of the answer, as /swap does
-    const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(
-      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read: ${e.message}`), null)),
-    )
-    const funds = yield* senderFunds(rpc, {
-      sender: request.sender,
-      blockNumber: world.blockNumber,
-      token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null },
-    }).pipe(
-      Effect.map((f): SenderFunds | undefined => f),
-      Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`the sender's funds could not be read: ${e.message}`), undefined)),
+    // priced on the head's World, and the sender's funds read at that block: the head is read in
+    // the same JSON-RPC batch as the funds
+    const { world, withoutPermit, permitDomain, funds } = yield* atHead(services.market, rpc, (world) =>
+      Effect.gen(function* () {
+        const withoutPermit = yield* priceWithRelayerFee(services, world, routed, { marginBps: settings.feeMarginBps, permit: false })
+        const { priced } = withoutPermit
+        // whether tokenIn takes permits, and the sender's funds at the priced block; a node that cannot
+        // be read leaves the permit and the shortfalls out of the answer, as /swap does
+        const permitDomain = yield* tokens.permitDomain(priced.tokenIn.erc20Address).pipe(
+          Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`tokenIn's permit domain could not be read: ${e.message}`), null)),
+        )
+        const funds = yield* senderFunds(rpc, {
+          sender: request.sender,
+          blockNumber: world.blockNumber,
+          token: { address: priced.tokenIn.erc20Address, spender: executor, permitNonce: permitDomain !== null },
+        }).pipe(
+          Effect.map((f): SenderFunds | undefined => f),
+          Effect.catchTag("RpcError", (e) => Effect.as(Effect.logWarning(`the sender's funds could not be read: ${e.message}`), undefined)),
+        )
+        return { world, withoutPermit, permitDomain, funds }
+      }),
     )
     // a sender whose allowance is short signs a permit with the order, and the relayer pays its gas too
     const short = funds?.allowance !== undefined && funds.allowance < (yield* amountsOf(request, withoutPermit)).maxAmountIn && funds.permitNonce !== undefined && permitDomain !== null

@@ -33,7 +33,7 @@ const MARKET_POLL_INTERVAL = "100 millis"
  */
 export const chainServices = (settings: ChainSettings, snapshotSecret?: Redacted.Redacted<string>) => {
   // the node decides the chain: a CHAIN_ID (or a manifest's chainId) that is not its own is refused at start
-  const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 }).pipe(
+  const rpc = Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3, batchSize: settings.rpcBatchSize }).pipe(
     Layer.mapError((e) =>
       e.reason === "chain-mismatch" ? new RpcError({ ...e, message: `CHAIN_ID: ${e.message}; it must be the node's chain, ${ARC_CHAINS_TEXT}` }) : e),
   )

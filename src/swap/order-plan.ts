@@ -12,7 +12,7 @@ import { isNativePlaceholder, type QuoteRequest, type SwapOrder, type World } fr
 import { Internal, Unavailable, type QuoteError } from "./errors.ts"
 import type { GaslessSettings } from "./gasless-quote.ts"
 import type { QuoteServices } from "./quote.ts"
-import { priceWithRelayerFee, type OrderPricing } from "./relayer-fee.ts"
+import { priceWithRelayerFee } from "./relayer-fee.ts"
 import { gasShape } from "./gas-shape.ts"
 import { atHead, gasLimit, revertReason } from "./swap.ts"
 
@@ -60,12 +60,26 @@ export const planOrder = (
   signed: SignedOrder,
 ): Effect.Effect<OrderPlan, PlanError, Rpc | Simulator | Tokens | Sources> =>
   Effect.gen(function* () {
+    const simulator = yield* Simulator
+    // planned on the head's World: the head is read in the same JSON-RPC batch as the simulation
+    return yield* atHead(services.market, yield* Rpc, (world) => planAt(services, settings, relayer, signed, simulator, world))
+  })
+
+/** The order planned on `world`: priced with the relayer fee, checked against its terms, simulated as the relayer sends it. */
+const planAt = (
+  services: QuoteServices,
+  settings: GaslessSettings,
+  relayer: Address,
+  signed: SignedOrder,
+  simulator: Simulator["Type"],
+  world: World,
+): Effect.Effect<OrderPlan, PlanError, Sources> =>
+  Effect.gen(function* () {
     const { order } = signed
-    const { world, quote, relayerFee, route, priced } = yield* atHead(services.market, yield* Rpc, (world): Effect.Effect<OrderPricing & { readonly world: World }, OrderExpired | QuoteError> =>
-      order.deadline <= world.blockTimestamp
-        ? Effect.fail(new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` }))
-        : Effect.map(priceWithRelayerFee(services, world, termsOf(settings, order), { marginBps: settings.feeMarginBps, permit: signed.permitSignature !== null }), (p) => ({ world, ...p })),
-    )
+    if (order.deadline <= world.blockTimestamp) {
+      return yield* new OrderExpired({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${world.blockNumber}'s time is ${world.blockTimestamp}); ask /gasless/quote for a new order` })
+    }
+    const { quote, relayerFee, route, priced } = yield* priceWithRelayerFee(services, world, termsOf(settings, order), { marginBps: settings.feeMarginBps, permit: signed.permitSignature !== null })
     if (relayerFee > order.maxRelayerFee) {
       return yield* new RelayerFeeAboveMax({
         message: `order.maxRelayerFee: the relayer fee at block ${world.blockNumber} is ${relayerFee}, above the signed maximum of ${order.maxRelayerFee}; ask /gasless/quote for a new order`,
@@ -98,7 +112,7 @@ export const planOrder = (
     })
     // the relayer's transaction on the head's state, as the block after it, with the sender's real
     // balance and allowance (nothing filled in: the signatures and the permit must do their work)
-    const outcome = yield* (yield* Simulator)
+    const outcome = yield* simulator
       .simulateExecute({
         sender: relayer,
         executor,

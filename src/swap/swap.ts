@@ -14,7 +14,7 @@ import { Rpc, senderFunds, USDC_ERC20, type RpcError, type RpcService, type Send
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { isNativePlaceholder, type World } from "../domain/index.ts"
 import { MarketState } from "../market/index.ts"
-import type { SourceRoute } from "../pricer/index.ts"
+import type { Priced, SourceRoute } from "../pricer/index.ts"
 import { countSource, isExternalRoute } from "../sources/index.ts"
 import { Tokens } from "../tokens/index.ts"
 import { latestWorld, pricedOn, type QuoteServices } from "./quote.ts"
@@ -62,8 +62,9 @@ const HEAD_WAIT = "2 seconds"
  * `program` run on the World at the chain's head: a transaction to sign must not carry an older
  * block's pools, fee or pause. It runs on the latest World while the head is read (the market is
  * usually there already), and once more, on the head's World, when the head turns out to be past
- * it. When the head cannot be read (node unreachable) the latest World is used, and the
- * simulation then reports that it could not run.
+ * it. The head's read starts when the program first waits, so it goes in the same JSON-RPC batch
+ * as the program's first node reads. When the head cannot be read (node unreachable) the latest
+ * World is used, and the simulation then reports that it could not run.
  */
 export const atHead = <A, E, R>(
   market: MarketState["Type"],
@@ -111,14 +112,40 @@ export interface ProgramServices {
 
 export const programServices: Effect.Effect<ProgramServices, never, Rpc | Simulator | Tokens> = Effect.all({ rpc: Rpc, simulator: Simulator, tokens: Tokens })
 
-export const swapProgram = (
-  services: QuoteServices,
+/** A /swap's answer, with the route it gives and the external routes the simulation refused before it. */
+interface Answered {
+  readonly response: SwapResponse
+  readonly route: SourceRoute
+  readonly refused: ReadonlyArray<{ readonly route: SourceRoute; readonly detail: string }>
+}
+
+/**
+ * The request priced, simulated and answered at the chain's head. The head is read beside the
+ * program's own node reads (the sender's funds, the simulation), in the same JSON-RPC batch; on
+ * the rare World found behind the head, the request is answered again on the head's World.
+ */
+export const swapProgram = (services: QuoteServices, chain: ProgramServices, request: SwapRequest): Effect.Effect<SwapResponse, SwapError> =>
+  Effect.gen(function* () {
+    const answered = yield* atHead(services.market, chain.rpc, (world) =>
+      Effect.flatMap(pricedOn(services, world, request, { sender: request.sender }), (priced) => answerPriced(chain, request, priced)))
+    // the sources are told once, of the answer given: a refused route is held against its source
+    // only when another route passed the same check
+    for (const dropped of answered.refused) {
+      const source = services.sources.find((s) => s.name === dropped.route.source)
+      if (source?.rejected !== undefined) yield* source.rejected(dropped.detail)
+      else yield* countSource("rejected", dropped.route.source)
+    }
+    yield* countSource("wins", answered.route.source)
+    return answered.response
+  })
+
+/** The request's transaction on its priced World: encoded, simulated from the sender, its gas limit found. */
+const answerPriced = (
   { rpc, simulator, tokens }: ProgramServices,
   request: SwapRequest,
-): Effect.Effect<SwapResponse, SwapError> =>
+  priced: Priced,
+): Effect.Effect<Answered, SwapError> =>
   Effect.gen(function* () {
-    const priced = yield* atHead(services.market, rpc, (world) => pricedOn(services, world, request, { sender: request.sender }))
-    const sources = services.sources
     const executor = priced.settings.address
     // the most a candidate's transaction takes: exact input's amountIn, exact output's maxAmountIn
     // (its own: an aggregator's ceiling may lie above the own router's); the checks made before
@@ -343,16 +370,7 @@ export const swapProgram = (
           isExternalRoute(route) ? Effect.succeed<Attempt>({ kind: "refused", reason: undefined, detail: e.detail ?? "not encodable" }) : Effect.fail(e),
         ),
       )
-      if (result.kind === "ok") {
-        // a refused route is held against its source only when another route passed the same check
-        for (const dropped of refused) {
-          const source = sources.find((s) => s.name === dropped.route.source)
-          if (source?.rejected !== undefined) yield* source.rejected(dropped.detail)
-          else yield* countSource("rejected", dropped.route.source)
-        }
-        yield* countSource("wins", route.source)
-        return yield* withIssues(result.response, takesOf(route))
-      }
+      if (result.kind === "ok") return { response: yield* withIssues(result.response, takesOf(route)), route, refused }
       lastReason = result.reason
       if (!isExternalRoute(route)) break
       yield* Effect.logWarning(`route from ${route.source} refused by the simulation (${result.detail}); trying the next best`)

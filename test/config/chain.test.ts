@@ -146,8 +146,15 @@ describe("the manifest as the fallback", () => {
       fromBlock: 0n,
       marketSnapshot: undefined,
       maxPriceImpactBps: 3000,
+      rpcBatchSize: 10,
       relayer: undefined,
     })
+  })
+
+  test("RPC_BATCH_SIZE: the most node requests of one turn in one batch, 1 to 1000; 1 sends each alone", () => {
+    expect(Either.getOrThrow(chainSettings({ RPC_BATCH_SIZE: "1" }, manifest())).rpcBatchSize).toBe(1)
+    expect(Either.getOrThrow(chainSettings({ RPC_BATCH_SIZE: "50" }, manifest())).rpcBatchSize).toBe(50)
+    for (const bad of ["0", "1001", "2.5", "many"]) expect(refusal({ RPC_BATCH_SIZE: bad }, manifest()).join("\n")).toContain("RPC_BATCH_SIZE")
   })
 
   test("MARKET_SNAPSHOT: a path keeps the market's state there (every 5 minutes unless MARKET_SNAPSHOT_INTERVAL_MS says), off or unset keeps none", () => {

@@ -41,9 +41,12 @@ const startRelay = (upstream: string) =>
     fetch: async (request) => {
       const body = await request.text()
       const answer = await fetch(upstream, { method: "POST", headers: { "content-type": "application/json" }, body }).then((r) => r.text())
-      const method = (JSON.parse(body) as { method?: string }).method
+      // a request alone or in a batch (the market's reads of one round go together)
+      const calls = ([] as Array<{ id?: unknown; method?: string }>).concat(JSON.parse(body))
+      const answers = ([] as Array<{ id?: unknown; result?: unknown }>).concat(JSON.parse(answer))
       const armed = hold
-      if (armed !== undefined && armed.done === undefined && method === armed.method && armed.when((JSON.parse(answer) as { result?: unknown }).result)) {
+      const asked = armed === undefined ? undefined : calls.find((c) => c.method === armed.method)
+      if (armed !== undefined && armed.done === undefined && asked !== undefined && armed.when(answers.find((a) => a.id === asked.id)?.result)) {
         armed.done = armed.then()
         await armed.done
       }

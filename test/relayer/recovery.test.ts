@@ -42,6 +42,11 @@ const databases = {
 const freshDatabase = databases.SQLite
 const SUBMITTED = new Set(["submitted"])
 
+interface Call {
+  readonly id: unknown
+  readonly method: string
+}
+
 /** A relay to the node; refusing every eth_sendRawTransaction when asked: what a crash between recording and broadcasting leaves. */
 const relayTo = (target: string, options: { readonly refuseSends: boolean }) => {
   const server = Bun.serve({
@@ -49,12 +54,14 @@ const relayTo = (target: string, options: { readonly refuseSends: boolean }) => 
     hostname: "127.0.0.1",
     fetch: async (request) => {
       const body = await request.text()
-      const call = JSON.parse(body) as { id: unknown; method: string }
-      if (options.refuseSends && call.method === "eth_sendRawTransaction") {
-        return Response.json({ jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "refused by the test relay" } })
+      const parsed = JSON.parse(body) as Call | Call[]
+      // a request alone or in a batch: each call refused or answered by the node
+      const answer = async (call: Call) => {
+        if (options.refuseSends && call.method === "eth_sendRawTransaction") return { jsonrpc: "2.0", id: call.id, error: { code: -32000, message: "refused by the test relay" } }
+        const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(call) })
+        return res.json()
       }
-      const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body })
-      return new Response(await res.text(), { headers: { "content-type": "application/json" } })
+      return Response.json(Array.isArray(parsed) ? await Promise.all(parsed.map(answer)) : await answer(parsed))
     },
   })
   return { url: `http://127.0.0.1:${server.port}`, stop: () => server.stop(true) }

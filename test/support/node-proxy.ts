@@ -20,6 +20,8 @@ export interface NodeProxy {
    */
   readonly executions: Map<string, number>
   readonly estimates: Map<string, number>
+  /** the methods of every HTTP request received, in order (several for a batch) */
+  readonly requests: string[][]
   readonly stop: () => void
 }
 
@@ -31,6 +33,7 @@ export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
   const counts = { simulate: 0, refused: 0 }
   const executions = new Map<string, number>()
   const estimates = new Map<string, number>()
+  const requests: string[][] = []
   const tally = (map: Map<string, number>, to: unknown) => {
     if (typeof to !== "string") return
     map.set(to.toLowerCase(), (map.get(to.toLowerCase()) ?? 0) + 1)
@@ -85,9 +88,10 @@ export const startNodeProxy = (target: string, mode: ProxyMode): NodeProxy => {
     port: 0,
     fetch: async (req) => {
       const body = (await req.json()) as RpcRequest | RpcRequest[]
+      requests.push((Array.isArray(body) ? body : [body]).map((r) => r.method))
       const result = Array.isArray(body) ? await Promise.all(body.map(answer)) : await answer(body)
       return Response.json(result)
     },
   })
-  return { url: `http://127.0.0.1:${server.port}`, counts, executions, estimates, stop: () => void server.stop(true) }
+  return { url: `http://127.0.0.1:${server.port}`, counts, executions, estimates, requests, stop: () => void server.stop(true) }
 }

@@ -90,6 +90,39 @@ describe("node executions per /swap", () => {
     expect(receipt.gasUsed).toBeLessThanOrEqual(BigInt(swap.tx.gas))
   })
 
+  test("a /swap asks the node in one batch: the head, the sender's funds and the simulation; the head alone while aggregators are asked", async () => {
+    const sender = testAccounts[3]!.address
+    const tokenIn = s.token("EURC")
+    const tokenOut = s.token("cirBTC")
+    const sources = await s.post("sources", {})
+    const aggregators = (sources.body.sources as Array<{ name: string; type: string }>).filter((x) => x.type === "aggregator").map((x) => x.name)
+    expect(aggregators.length).toBeGreaterThan(0)
+    await swapCounted({ tokenIn, tokenOut, sender, amountIn: "230000000" })
+    /** the node requests made while `ask` ran, each as its sorted methods, but the market's polls of the head alone */
+    const asked = async (ask: () => Promise<unknown>) => {
+      const from = proxy.requests.length
+      await ask()
+      return proxy.requests.slice(from).filter((methods) => !(methods.length === 1 && methods[0] === "eth_blockNumber")).map((methods) => [...methods].sort())
+    }
+    // the own router's venues alone: nothing to wait for before the node is asked
+    for (const amountIn of ["240000000", "250000000", "260000000"]) {
+      const requests = await asked(() => swapCounted({ tokenIn, tokenOut, sender, amountIn, excludeSources: aggregators }))
+      expect(requests).toEqual([["eth_blockNumber", "eth_call", "eth_simulateV1"]])
+    }
+    // the head is read while the aggregators answer; the funds and the simulation still go together
+    for (const amountIn of ["270000000", "280000000"]) {
+      const requests = await asked(() => swapCounted({ tokenIn, tokenOut, sender, amountIn }))
+      expect(requests.filter((methods) => methods.includes("eth_simulateV1") || methods.includes("eth_call"))).toEqual([expect.arrayContaining(["eth_call", "eth_simulateV1"])])
+      expect(requests.flat().filter((m) => m === "eth_simulateV1" || m === "eth_call")).toEqual(["eth_call", "eth_simulateV1"])
+    }
+    // a gasless quote: the head and the sender's funds (the relayer's own reads of its balance go on beside it)
+    const gasless = await asked(async () => {
+      const q = await s.post("gasless/quote", { tokenIn, tokenOut, sender, amountIn: "290000000", slippageBps: 100 })
+      expect(q.status, JSON.stringify(q.body)).toBe(200)
+    })
+    expect(gasless.filter((methods) => methods.includes("eth_call"))).toEqual([["eth_blockNumber", "eth_call"]])
+  })
+
   test("gasless orders of a shape seen before are planned in one execution, two at most, and the relayer's transactions confirm", async () => {
     const client = s.devnet.client
     /** A wallet holding EURC and no USDC signs an order for `amount` EURC of WETH and submits it; the executions its submission cost. */
