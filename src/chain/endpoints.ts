@@ -17,7 +17,10 @@ import { RpcError, rpcEndpointFaults, rpcLimits, toRpcError, type RpcErrorReason
 export interface Endpoint {
   /** how the endpoint is named in logs and metrics: its host, never its path (which may hold a key) */
   readonly label: string
+  /** its requests each sent alone */
   readonly client: PublicClient<Transport, Chain>
+  /** its requests sent in JSON-RPC batches with the others of the same turn (the client when not given) */
+  readonly batching?: PublicClient<Transport, Chain>
 }
 
 export interface EndpointsOptions {
@@ -111,12 +114,12 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], clock: Clock.Clock
   // the service (a /swap's three, a block step's) runs through them.
 
   /** One round: the endpoints free now, one after another, until one answers. */
-  const round = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>, start: number, last: RpcError | undefined): Effect.Effect<A, RpcError> => {
+  const round = <A>(method: string, run: (endpoint: Endpoint) => Promise<A>, start: number, last: RpcError | undefined): Effect.Effect<A, RpcError> => {
     const free = freeAt(clock.unsafeCurrentTimeMillis())
     const attempt = (k: number, last: RpcError | undefined, limitedNow: boolean): Effect.Effect<A, RpcError> => {
       if (k === free.length) return afterRound(method, run, start, last, limitedNow, free.length > 0)
       const i = free[k]!
-      return Effect.matchEffect(Effect.tryPromise({ try: () => run(endpoints[i]!.client), catch: toRpcError(method) }), {
+      return Effect.matchEffect(Effect.tryPromise({ try: () => run(endpoints[i]!), catch: toRpcError(method) }), {
         onSuccess: (answer) => (states[i]!.faults === 0 && states[i]!.limits === 0 ? Effect.succeed(answer) : Effect.as(recovered(i), answer)),
         onFailure: (error) =>
           // a request's own failure: another endpoint would answer it the same way
@@ -132,7 +135,7 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], clock: Clock.Clock
   /** Every endpoint free in the round failed or none was free: wait for the first limited one, if it frees in time. */
   const afterRound = <A>(
     method: string,
-    run: (client: PublicClient<Transport, Chain>) => Promise<A>,
+    run: (endpoint: Endpoint) => Promise<A>,
     start: number,
     last: RpcError | undefined,
     limitedNow: boolean,
@@ -153,9 +156,9 @@ export const makeEndpoints = (endpoints: readonly Endpoint[], clock: Clock.Clock
     return Effect.zipRight(Effect.sleep(wake - after), Effect.suspend(() => round(method, run, start, last)))
   }
 
-  /** Runs one JSON-RPC request on the endpoints, as described above. */
-  const request = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
-    Effect.suspend(() => round(method, run, clock.unsafeCurrentTimeMillis(), undefined))
+  /** Runs one JSON-RPC request on the endpoints, as described above; `batched`: through their batching clients. */
+  const request = <A>(method: string, run: (client: PublicClient<Transport, Chain>) => Promise<A>, batched = false): Effect.Effect<A, RpcError> =>
+    Effect.suspend(() => round(method, batched ? (e) => run(e.batching ?? e.client) : (e) => run(e.client), clock.unsafeCurrentTimeMillis(), undefined))
 
   return { request }
 }

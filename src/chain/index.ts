@@ -1,7 +1,7 @@
 // The chain room's door: the JSON-RPC service and its errors, batched reads,
 // the route executor's calldata (with a permit ahead of it, and its gasless orders) and errors, and the simulation of a /swap
 // transaction with the gas limit it needs.
-export { Rpc, makeRpc, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
+export { Rpc, makeRpc, readTogether, type CallParams, type EstimateGasParams, type RpcBlock, type RpcConfig, type RpcLog, type RpcService, type SimulatedBlock, type SimulatedCall } from "./rpc.ts"
 export { RpcError, rpcErrors, toRpcError, type RpcErrorReason } from "./rpc-error.ts"
 export { read, type Read, type ReadResult } from "./multicall.ts"
 export { traced } from "./traced.ts"

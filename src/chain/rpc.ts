@@ -5,7 +5,7 @@
 // windows the endpoint accepts (log-ranges.ts); batched reads through
 // Multicall3 (multicall.ts); every failure as a tagged RpcError (rpc-error.ts),
 // counted in rpc_errors_total by method and reason.
-import { Context, Effect, Layer, Metric } from "effect"
+import { Context, Effect, FiberRef, Layer, Metric } from "effect"
 import { getNodeError } from "viem/utils"
 import {
   BaseError,
@@ -44,7 +44,7 @@ export interface RpcConfig {
   readonly logRanges?: LogRangeOptions
   /** the longest a request waits for rate-limited endpoints (default 30 s) */
   readonly maxRateLimitWaitMs?: number
-  /** most requests made in the same turn of the event loop sent as one JSON-RPC batch (default 1: each alone) */
+  /** most requests of one turn of the event loop sent as one JSON-RPC batch, for the reads made in `readTogether` (default 1: each alone) */
   readonly batchSize?: number
 }
 
@@ -153,6 +153,18 @@ export interface RpcService {
 }
 
 
+/** Whether the fiber's node reads go in JSON-RPC batches (readTogether). */
+const readsTogether = FiberRef.unsafeMake(false)
+
+/**
+ * `effect` with its node reads (and those of the fibers it forks) sent in JSON-RPC batches with the
+ * others of the same turn, up to `batchSize` a batch: a request's few light reads made together
+ * (a /swap's head, funds and simulation) go in one HTTP request. Elsewhere each read goes alone:
+ * a node runs a batch's requests one after another, so a start's hundreds of heavy reads keep
+ * the node's parallelism.
+ */
+export const readTogether = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> => Effect.locally(effect, readsTogether, true)
+
 /** Builds the service: the client, then one eth_chainId to check that the endpoint serves the chain. */
 export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> =>
   Effect.gen(function* () {
@@ -172,7 +184,10 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
     const endpoints = makeEndpoints(
       config.urls.map((url, i) => ({
         label: labels[i]!,
-        client: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout, ...(config.batchSize !== undefined ? { batchSize: config.batchSize } : {}) }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
+        client: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout }), pollingInterval: 100 }) as PublicClient<Transport, Chain>,
+        ...((config.batchSize ?? 1) > 1
+          ? { batching: createPublicClient({ chain, transport: jsonRpcTransport(url, { timeoutMs: timeout, batchSize: config.batchSize! }), pollingInterval: 100 }) as PublicClient<Transport, Chain> }
+          : {}),
       })),
       yield* Effect.clock,
       config.maxRateLimitWaitMs !== undefined ? { maxWaitMs: config.maxRateLimitWaitMs } : {},
@@ -186,7 +201,7 @@ export const makeRpc = (config: RpcConfig): Effect.Effect<RpcService, RpcError> 
       return (...args: Args): Effect.Effect<A, E> => span(body(...args))
     }
     const attempt = <A>(method: string, f: (client: PublicClient<Transport, Chain>) => Promise<A>): Effect.Effect<A, RpcError> =>
-      Effect.tapError(endpoints.request(method, f), (e) =>
+      Effect.tapError(Effect.flatMap(FiberRef.get(readsTogether), (together) => endpoints.request(method, f, together)), (e) =>
         Metric.increment(Metric.tagged(Metric.tagged(rpcErrors, "method", e.method), "reason", e.reason)))
 
     const served = yield* attempt("eth_chainId", (client) => client.getChainId())

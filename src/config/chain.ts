@@ -37,13 +37,13 @@ export interface ChainSettings {
   readonly marketSnapshot: { readonly path: string; readonly intervalMs: number } | undefined
   /** a route whose priceImpactBps is above this is refused (MAX_PRICE_IMPACT_BPS) */
   readonly maxPriceImpactBps: number
-  /** most node requests of one turn sent as one JSON-RPC batch (RPC_BATCH_SIZE; 1: each alone) */
+  /** most node reads of a request made together sent as one JSON-RPC batch (RPC_BATCH_SIZE; 1: each alone) */
   readonly rpcBatchSize: number
   /** the relayer of gasless swaps (RELAYER_PRIVATE_KEY, RELAYER_FEE_MARGIN_BPS); undefined: gasless swaps are off */
   readonly relayer: RelayerSettings | undefined
 }
 
-/** RPC_BATCH_SIZE when unset: a /swap's three reads and a block step's four go together, well within every provider's batch limit */
+/** RPC_BATCH_SIZE when unset: a /swap's three reads go together, well within every provider's batch limit */
 export const DEFAULT_RPC_BATCH_SIZE = 10
 
 /** MAX_PRICE_IMPACT_BPS when unset: a route losing 30% against the reference prices is refused */

@@ -10,7 +10,7 @@ import { gasShape } from "./gas-shape.ts"
 import type { SwapRequest, SwapResponse } from "./programs.ts"
 import { senderIssues, type InputKind } from "./sender-issues.ts"
 import { decodeExecutorError, encodeExecute, encodeExecuteExactOutput, encodePermitAndCall, executeValue, routeExecutorAbi } from "../chain/index.ts"
-import { Rpc, senderFunds, USDC_ERC20, type RpcError, type RpcService, type SenderFunds } from "../chain/index.ts"
+import { readTogether, Rpc, senderFunds, USDC_ERC20, type RpcError, type RpcService, type SenderFunds } from "../chain/index.ts"
 import { Simulator, type SimulationOutcome } from "../chain/index.ts"
 import { isNativePlaceholder, type World } from "../domain/index.ts"
 import { MarketState } from "../market/index.ts"
@@ -62,16 +62,17 @@ const HEAD_WAIT = "2 seconds"
  * `program` run on the World at the chain's head: a transaction to sign must not carry an older
  * block's pools, fee or pause. It runs on the latest World while the head is read (the market is
  * usually there already), and once more, on the head's World, when the head turns out to be past
- * it. The head's read starts when the program first waits, so it goes in the same JSON-RPC batch
- * as the program's first node reads. When the head cannot be read (node unreachable) the latest
- * World is used, and the simulation then reports that it could not run.
+ * it. The program's node reads are made in `readTogether`, and the head's read starts when the
+ * program first waits: it goes in the same JSON-RPC batch as the program's first reads. When the
+ * head cannot be read (node unreachable) the latest World is used, and the simulation then
+ * reports that it could not run.
  */
 export const atHead = <A, E, R>(
   market: MarketState["Type"],
   rpc: RpcService,
   program: (world: World) => Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E | Unavailable | QuoteError, R> =>
-  Effect.gen(function* () {
+  readTogether(Effect.gen(function* () {
     const head = yield* Effect.fork(Effect.option(rpc.blockNumber()))
     // a market too stale to answer may catch up with the head: it is waited for as below
     const world = yield* Effect.option(latestWorld(market))
@@ -84,7 +85,7 @@ export const atHead = <A, E, R>(
       return yield* new Unavailable({ detail: `the market has not reached the head block ${reached.value} yet`, retryAfterSeconds: 1 })
     }
     return yield* program(yield* latestWorld(market))
-  })
+  }))
 
 /** External routes one /swap may see refused before it goes straight to the own router's. */
 export const MAX_EXTERNAL_REFUSALS = 2

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Either } from "effect"
 import { decodeFunctionData, encodeFunctionData, parseAbi, type Address, type Hex } from "viem"
-import { makeRpc, read, RpcError, type RpcConfig } from "../../src/chain/index.ts"
+import { makeRpc, read, readTogether, RpcError, type RpcConfig } from "../../src/chain/index.ts"
 import { makeMulticall } from "../../src/chain/multicall.ts"
 import { testAccounts } from "../../src/devnet/index.ts"
 import { startTestDevnet, type TestDevnet } from "../support/devnet.ts"
@@ -193,5 +193,46 @@ describe("a rate-limiting endpoint", () => {
     } finally {
       await server.stop(true)
     }
+  })
+})
+
+describe("reads made together", () => {
+  test("in readTogether, a turn's reads (and those of the fibers it forks) go in one batch; elsewhere each alone; on the devnet's node too", async () => {
+    const bodies: unknown[] = []
+    const node = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: async (req) => {
+        const body = (await req.json()) as { id: number; method: string } | Array<{ id: number; method: string }>
+        bodies.push(body)
+        const answer = (c: { id: number; method: string }) => ({ jsonrpc: "2.0", id: c.id, result: c.method === "eth_chainId" ? "0x13b2" : "0x2a" })
+        return Response.json(Array.isArray(body) ? body.map(answer) : answer(body))
+      },
+    })
+    try {
+      const rpc = await Effect.runPromise(makeRpc(config({ urls: [`http://127.0.0.1:${node.port}`], batchSize: 10 })))
+      const reads = Effect.gen(function* () {
+        const forked = yield* Effect.fork(rpc.maxPriorityFeePerGas())
+        const [a, b] = yield* Effect.all([rpc.blockNumber(), rpc.blockNumber()], { concurrency: "unbounded" })
+        return [a, b, yield* forked.await.pipe(Effect.flatten)]
+      })
+      bodies.length = 0
+      expect(await Effect.runPromise(reads)).toEqual([42n, 42n, 42n])
+      expect(bodies.map((b) => Array.isArray(b))).toEqual([false, false, false])
+      bodies.length = 0
+      expect(await Effect.runPromise(readTogether(reads))).toEqual([42n, 42n, 42n])
+      expect(bodies.map((b) => (Array.isArray(b) ? b.map((c) => c.method).sort() : "alone"))).toEqual([["eth_blockNumber", "eth_blockNumber", "eth_maxPriorityFeePerGas"]])
+      // and again alone after it
+      bodies.length = 0
+      await Effect.runPromise(reads)
+      expect(bodies.map((b) => Array.isArray(b))).toEqual([false, false, false])
+    } finally {
+      await node.stop(true)
+    }
+    // the devnet's node takes batches: the head, a block and a balance answered as alone
+    const rpc = await Effect.runPromise(makeRpc(config({ batchSize: 10 })))
+    const together = await Effect.runPromise(readTogether(Effect.all([rpc.blockNumber(), rpc.getBlock(), rpc.call({ to: devnet.manifest.tokens.USDC!.address as Address, data: encodeFunctionData({ abi: ERC20, functionName: "decimals" }) })], { concurrency: "unbounded" })))
+    const alone = await Effect.runPromise(Effect.all([rpc.blockNumber(), rpc.getBlock(), rpc.call({ to: devnet.manifest.tokens.USDC!.address as Address, data: encodeFunctionData({ abi: ERC20, functionName: "decimals" }) })], { concurrency: "unbounded" }))
+    expect(together).toEqual(alone)
   })
 })
