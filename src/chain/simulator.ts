@@ -145,17 +145,17 @@ export const makeSimulator = (rpc: RpcService): Effect.Effect<SimulatorShape> =>
     }
     // a sender's storage keys under a token, for its executor: three keccaks in JavaScript, ~4% of a
     // /swap's CPU, kept for the senders seen last (a wallet asks /swap again as it refreshes its quote)
-    const keys = new Map<string, { readonly balance: Hex | undefined; readonly allowance: Hex | undefined }>()
+    const keptKeys = new Map<string, { readonly balance: Hex | undefined; readonly allowance: Hex | undefined }>()
     const storageKeys = (token: Address, found: TokenSlots, sender: Address, executor: Address) => {
       const id = `${token}${sender}${executor}`.toLowerCase()
-      const kept = keys.get(id)
+      const kept = keptKeys.get(id)
       if (kept !== undefined) return kept
       const made = {
         balance: found.balance === undefined ? undefined : balanceKey(found.balance, sender),
         allowance: found.allowance === undefined ? undefined : allowanceKey(found.allowance, sender, executor),
       }
-      if (keys.size >= STORAGE_KEYS_KEPT) keys.delete(keys.keys().next().value!)
-      keys.set(id, made)
+      if (keptKeys.size >= STORAGE_KEYS_KEPT) keptKeys.delete(keptKeys.keys().next().value!)
+      keptKeys.set(id, made)
       return made
     }
 
