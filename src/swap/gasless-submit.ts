@@ -2,14 +2,15 @@
 // relayer accepts it: its tradeHash (the EIP-712 digest over this chain and
 // executor) already known answers at once (sent once); then the relayer's
 // readiness, the signature (ECDSA recovering to order.sender, low-s, or
-// ERC-1271 for a contract sender), the deadline and the nonce at the head, the
-// permit's signature, and the order planned at the head as the relayer will
-// send it (priced again, simulated with the real signatures). A check that
+// ERC-1271 for a contract sender), the deadline at the head, then, read from
+// the node together, the nonce, the permit's signature at the token's nonce,
+// and the order planned at the head as the relayer will send it (priced again,
+// simulated with the real signatures). A check that
 // fails looks once more for the tradeHash: the same order accepted meanwhile
 // (by another instance) is answered, not refused for its nonce.
 import { Effect } from "effect"
 import { decodeFunctionResult, encodeFunctionData, hashTypedData, parseAbi, recoverTypedDataAddress, type Address, type Hex } from "viem"
-import { encodeNonceUsed, NONCE_USED_ABI, ORDER_ERRORS, Rpc, senderFunds, type RpcError } from "../chain/index.ts"
+import { encodeNonceUsed, NONCE_USED_ABI, ORDER_ERRORS, readTogether, Rpc, senderFunds, type RpcError } from "../chain/index.ts"
 import { swapOrderTypedData } from "../domain/index.ts"
 import { Relayer, type RelayerUnavailable } from "../relayer/index.ts"
 import { Tokens } from "../tokens/index.ts"
@@ -85,14 +86,18 @@ const nonceUsed = (executor: Address, sender: Address, nonce: bigint, blockNumbe
       Effect.mapError(unreadable("the order's nonce")),
     ))
 
-/** The permit's signature, 65 bytes, when it recovers to the sender for value = order.amountIn, deadline = order.deadline at the token's current nonce. */
-const checkPermit = (settings: GaslessSettings, signed: SignedOrder, permitSignature: Hex, blockNumber: bigint): Effect.Effect<Hex, InvalidRequest | Unavailable, Tokens | Rpc> =>
+/** The permit's signature (65 bytes, s low), or what is wrong with its form. */
+const permitForm = (permitSignature: Hex): Effect.Effect<Hex, InvalidRequest> => {
+  const canonical = canonicalSignature(permitSignature)
+  return "problem" in canonical ? Effect.fail(new InvalidRequest({ message: `permit.signature: ${canonical.problem}` })) : Effect.succeed(canonical.signature)
+}
+
+/** Whether the permit's signature (its form checked) recovers to the sender for value = order.amountIn, deadline = order.deadline at the token's current nonce. */
+const checkPermit = (settings: GaslessSettings, signed: SignedOrder, signature: Hex, blockNumber: bigint): Effect.Effect<void, InvalidRequest | Unavailable, Tokens | Rpc> =>
   Effect.gen(function* () {
     const { order } = signed
     const domain = yield* (yield* Tokens).permitDomain(order.tokenIn).pipe(Effect.mapError(unreadable("tokenIn's permit domain")))
     if (domain === null) return yield* new InvalidRequest({ message: `permit: tokenIn ${order.tokenIn} does not implement EIP-2612 permits; approve the executor instead and submit without permit` })
-    const canonical = canonicalSignature(permitSignature)
-    if ("problem" in canonical) return yield* new InvalidRequest({ message: `permit.signature: ${canonical.problem}` })
     const funds = yield* senderFunds(yield* Rpc, { sender: order.sender, blockNumber, token: { address: order.tokenIn, spender: settings.executor, permitNonce: true } }).pipe(
       Effect.mapError(unreadable("the sender's permit nonce")),
     )
@@ -101,13 +106,12 @@ const checkPermit = (settings: GaslessSettings, signed: SignedOrder, permitSigna
         domain,
         sender: order.sender,
         executor: settings.executor,
-        permit: { value: order.amountIn, deadline: order.deadline, signature: canonical.signature },
-        signature: canonical.signature,
+        permit: { value: order.amountIn, deadline: order.deadline, signature },
+        signature,
         nonce: funds.permitNonce!,
         allowance: funds.allowance ?? 0n,
       }))
     if (problem !== undefined) return yield* new InvalidRequest({ message: `permit.signature: ${problem} (the permit's value is order.amountIn, its deadline order.deadline)` })
-    return canonical.signature
   })
 
 export interface SubmitDependencies {
@@ -155,12 +159,20 @@ const checkAndAccept = (
     if (order.deadline <= head.timestamp) {
       return yield* new InvalidRequest({ message: `order.deadline: ${order.deadline} has passed on the chain (block ${head.number}'s time is ${head.timestamp}); ask /gasless/quote for a new order` })
     }
-    if (yield* nonceUsed(settings.executor, order.sender, order.nonce, head.number)) {
+    const permitSignature = request.permitSignature === null ? null : yield* permitForm(request.permitSignature)
+    const signed: SignedOrder = { order, signature, permitSignature }
+    // the nonce, the permit's nonce and the plan at the head go to the node together (one JSON-RPC
+    // batch where the reads meet); a refusal is told in this order, the plan's last
+    const [used, permit, plan] = yield* readTogether(Effect.all([
+      Effect.either(nonceUsed(settings.executor, order.sender, order.nonce, head.number)),
+      Effect.either(permitSignature === null ? Effect.void : checkPermit(settings, signed, permitSignature, head.number)),
+      Effect.either(deps.plan(signed).pipe(Effect.mapError(planRefusal))),
+    ], { concurrency: "unbounded" }))
+    if (yield* used) {
       return yield* new InvalidRequest({ message: `order.nonce: ${order.nonce} of ${order.sender} is used or cancelled on the executor; ask /gasless/quote for a new order` })
     }
-    const permitSignature = request.permitSignature === null ? null : yield* checkPermit(settings, { order, signature, permitSignature: null }, request.permitSignature, head.number)
-    const signed: SignedOrder = { order, signature, permitSignature }
-    yield* deps.plan(signed).pipe(Effect.mapError(planRefusal))
+    yield* permit
+    yield* plan
     const record = yield* relayer
       .accept({ tradeHash: digest, keyId: request.keyId, order, signature, permitSignature })
       .pipe(Effect.catchTags({ RelayerUnavailable: (e) => Effect.fail(relayerUnavailable(e)), OrderStoreFailure: (e) => Effect.fail(storeUnavailable(e)) }))

@@ -139,9 +139,13 @@ describe("node executions per /swap", () => {
       }
       // the simulator's own count (this process runs the service): the executor's other reads, such as the order's nonce, are not executions of the order
       const before = simulated()
+      const from = proxy.requests.length
       const submitted = await s.post("gasless/submit", signed)
       expect(submitted.status, JSON.stringify(submitted.body)).toBe(200)
       const planned = simulated() - before
+      // the submission's reads after the head: the order's nonce, the permit's nonce (the sender's
+      // funds) and the plan, in one request (the relayer's own plan, sent on acceptance, reads no eth_call)
+      const reads = proxy.requests.slice(from).filter((methods) => methods.includes("eth_call")).map((methods) => [...methods].sort())
       const until = Date.now() + 30_000
       let status: any
       do {
@@ -151,7 +155,7 @@ describe("node executions per /swap", () => {
       expect(status.status).toBe("confirmed")
       const receipt = await client.getTransactionReceipt({ hash: status.transactions[0].hash })
       expect(receipt.status).toBe("success")
-      return { planned, amountOut: BigInt(status.amountOut), minimum: BigInt(q.body.minAmountOut) }
+      return { planned, reads, amountOut: BigInt(status.amountOut), minimum: BigInt(q.body.minAmountOut) }
     }
     // the first searches its limit; later ones are planned at the predicted limit, once more
     // when it is off (the second uses less gas than the first: the relayer then holds WETH, so
@@ -164,5 +168,6 @@ describe("node executions per /swap", () => {
     for (const n of planned) expect(n, `executions per plan: ${planned.join(", ")}`).toBeLessThanOrEqual(2)
     expect(planned.filter((n) => n === 1).length, `executions per plan: ${planned.join(", ")}`).toBeGreaterThanOrEqual(1)
     for (const o of [first, ...later]) expect(o.amountOut).toBeGreaterThanOrEqual(o.minimum)
+    for (const o of later) expect(o.reads).toEqual([["eth_blockNumber", "eth_call", "eth_call", "eth_simulateV1"]])
   })
 })
