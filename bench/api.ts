@@ -38,6 +38,12 @@ const SWAP_OVER_SIMULATION = 3
 /** the share of /swaps whose transaction the node runs at most twice */
 const TWO_EXECUTIONS_PCT = 90
 const COUNTED_SWAPS = 40
+/** /swap's load: connections at once */
+const SWAP_CONNECTIONS = 16
+/** how long the simulation alone is asked by SWAP_CONNECTIONS callers at once */
+const CONCURRENT_SIMULATION_MS = 3_000
+/** a node this far away (added to every JSON-RPC request's round trip), for /swap one at a time */
+const REMOTE_NODE_MS = 5
 
 /**
  * Node executions of each /swap, asked one at a time with amounts no earlier request had (the
@@ -136,6 +142,8 @@ export async function run(): Promise<Measurement[]> {
         { name: "/swap simulation + gas search p50 (one request at a time)", value: rnd(gasSearch.bothP50), unit: "ms", note: "the check, then one eth_simulateV1 block of ascending limits, as /swap runs them" },
         { name: "/swap simulation + eth_estimateGas p50 (one request at a time)", value: rnd(gasSearch.estimateP50), unit: "ms", note: "the check, then the node's own search with the same overrides (the fallback)" },
         { name: "/swap p50 @16 conns, ratio to the simulation alone (same run)", value: Math.round((swap.p50 / gasSearch.checkP50) * 100) / 100, unit: "x", target: `<= ${SWAP_OVER_SIMULATION}`, met: swap.p50 / gasSearch.checkP50 <= SWAP_OVER_SIMULATION },
+        { name: "/swap simulation alone p50, 16 callers at once", value: rnd(gasSearch.concurrentP50), unit: "ms", note: `the same check from ${SWAP_CONNECTIONS} callers at once for ${CONCURRENT_SIMULATION_MS / 1000} s: ${Math.round(gasSearch.concurrentRps)}/s, the node's own ceiling on this machine` },
+        { name: "/swap p50 @16 conns over the simulation alone from 16 callers (same run)", value: Math.round((swap.p50 / gasSearch.concurrentP50) * 100) / 100, unit: "x", note: "both under the same concurrency: what /swap adds to the node's own time under load" },
         { name: "/swap p50 one request at a time, amounts new (devnet)", value: rnd(perSwap.p50), unit: "ms", note: `${perSwap.count} /swaps, each re-priced at the head, simulated and its gas limit found` },
         { name: "/swap p50 one at a time, ratio to the simulation alone (same run)", value: Math.round((perSwap.p50 / gasSearch.checkP50) * 100) / 100, unit: "x", target: `<= ${SWAP_OVER_SIMULATION}`, met: perSwap.p50 / gasSearch.checkP50 <= SWAP_OVER_SIMULATION, note: "latency of one /swap over one eth_simulateV1 of its transaction; at 16 connections p50 is 16 over the throughput instead" },
         { name: "node executions per /swap, mean", value: Math.round(perSwap.mean * 100) / 100, unit: "", note: `${perSwap.count} /swaps one at a time, amounts new; the first of each route shape searches the grid (12 executions)` },
@@ -302,10 +310,81 @@ const compareBuilds = async (
         note: `p50 ${Math.round(singleP50[i]! * 1000) / 1000} ms over ${Math.round(simulationP50 * 1000) / 1000} ms; ${single[i]!.length} /swaps, amounts new, ${BUILD_ROUNDS} interleaved rounds; child process`,
       })
     })
+    rows.push(...(await overRemoteNode(manifest, trades, servers.map((s) => s.label), [join(import.meta.dir, ".."), baseRoot], singleP50)))
     return rows
   } finally {
     for (const s of servers) await s.server.stop()
     bare.stop(true)
+    rmSync(manifestFile, { force: true })
+  }
+}
+
+/**
+ * /swap one at a time on each build served over a node REMOTE_NODE_MS away (a relay that holds
+ * every HTTP request that long before passing it on), interleaved: the latency over the same
+ * build's beside the node (`localP50`), and the node requests made while each /swap ran.
+ */
+const overRemoteNode = async (
+  manifest: unknown,
+  trades: ReadonlyArray<{ tokenIn: string; tokenOut: string; amountIn: string }>,
+  labels: readonly string[],
+  roots: readonly string[],
+  localP50: readonly number[],
+): Promise<Measurement[]> => {
+  const nodeUrl = (manifest as { rpcUrl: string }).rpcUrl
+  let requests = 0
+  const relay = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: async (request) => {
+      const body = await request.arrayBuffer()
+      requests++
+      await Bun.sleep(REMOTE_NODE_MS)
+      const answer = await fetch(nodeUrl, { method: "POST", headers: { "content-type": "application/json" }, body })
+      return new Response(await answer.arrayBuffer(), { status: answer.status, headers: { "content-type": "application/json" } })
+    },
+  })
+  const manifestFile = join(tmpdir(), `bench-remote-manifest-${process.pid}.json`)
+  await Bun.write(manifestFile, JSON.stringify({ ...(manifest as object), rpcUrl: `http://127.0.0.1:${relay.port}` }))
+  const servers: BuildServer[] = []
+  try {
+    for (const root of roots) servers.push(await startBuildServer({ root, programs: { manifestFile }, keys: 1 }))
+    const latencies: number[][] = servers.map(() => [])
+    const requestsPerSwap: number[][] = servers.map(() => [])
+    let nth = 0
+    for (let round = 0; round < BUILD_ROUNDS; round++) {
+      for (const [i, server] of servers.entries()) {
+        for (let k = 0; k < COUNTED_SWAPS; k++) {
+          const trade = trades[k % trades.length]!
+          const before = requests
+          const started = performance.now()
+          const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/swap`, {
+            method: "POST",
+            headers: { "content-type": "application/json", "x-api-key": server.keys[0]! },
+            body: JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + 15_485_863n * BigInt(++nth)).toString(), sender: testAccounts[6]!.address }),
+          })
+          await res.arrayBuffer()
+          if (res.status !== 200) throw new Error(`/swap answered ${res.status} over the remote node (${labels[i]})`)
+          // the first round lets each build learn its route shapes and tokens, as beside the node
+          if (round > 0) {
+            latencies[i]!.push(performance.now() - started)
+            requestsPerSwap[i]!.push(requests - before)
+          }
+        }
+      }
+    }
+    return servers.map((_, i) => {
+      const p50 = percentile(latencies[i]!, 50)
+      return {
+        name: `/swap p50 one at a time, the node ${REMOTE_NODE_MS} ms away (${labels[i]})`,
+        value: Math.round(p50 * 1000) / 1000,
+        unit: "ms",
+        note: `${Math.round((p50 - localP50[i]!) * 1000) / 1000} ms over the same build beside the node; node requests while a /swap ran (the market's polls of the head among them): median ${percentile(requestsPerSwap[i]!, 50)}, 90th percentile ${percentile(requestsPerSwap[i]!, 90)}; ${latencies[i]!.length} /swaps, amounts new, ${BUILD_ROUNDS - 1} interleaved rounds after one to learn; child process`,
+      }
+    })
+  } finally {
+    for (const server of servers) await server.stop()
+    relay.stop(true)
     rmSync(manifestFile, { force: true })
   }
 }
@@ -360,7 +439,30 @@ const simulationCost = async (
       yield* rpc.estimateGas({ from: sender, to: swap.tx.to, data: swap.tx.data, blockNumber: block.number })
       estimated.push(performance.now() - start)
     }
-    return { checkP50: percentile(check, 50), bothP50: percentile(both, 50), estimateP50: percentile(estimated, 50) }
+    // the same check from 16 callers at once, as many as /swap's connections: the node's own
+    // latency under that load (it runs the simulations of 2 cores' worth at a time)
+    const concurrent: number[] = []
+    const until = performance.now() + CONCURRENT_SIMULATION_MS
+    let nth = 0
+    yield* Effect.forEach(Array.from({ length: SWAP_CONNECTIONS }), () =>
+      Effect.gen(function* () {
+        while (performance.now() < until) {
+          const swap = swaps[nth++ % swaps.length]
+          const start = performance.now()
+          yield* simulator.simulateExecute({
+            sender, executor: swap.tx.to, data: swap.tx.data, value: 0n, block: { number: block.number, timestamp: block.timestamp },
+            pulls: { token: swap.approval.token, amount: BigInt(swap.amountIn) }, findGasLimit: false,
+          })
+          concurrent.push(performance.now() - start)
+        }
+      }), { concurrency: SWAP_CONNECTIONS, discard: true })
+    return {
+      checkP50: percentile(check, 50),
+      bothP50: percentile(both, 50),
+      estimateP50: percentile(estimated, 50),
+      concurrentP50: percentile(concurrent, 50),
+      concurrentRps: (concurrent.length * 1000) / CONCURRENT_SIMULATION_MS,
+    }
   })
   const layer = Simulator.layer.pipe(Layer.provideMerge(Rpc.layer({ urls: settings.rpcUrls, chainId: settings.chainId, multicall3: settings.multicall3 })))
   return Effect.runPromise(Effect.provide(program, layer))
