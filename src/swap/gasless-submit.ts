@@ -92,7 +92,7 @@ const permitForm = (permitSignature: Hex): Effect.Effect<Hex, InvalidRequest> =>
   return "problem" in canonical ? Effect.fail(new InvalidRequest({ message: `permit.signature: ${canonical.problem}` })) : Effect.succeed(canonical.signature)
 }
 
-/** Whether the permit's signature (its form checked) recovers to the sender for value = order.amountIn, deadline = order.deadline at the token's current nonce. */
+/** Refuses a permit signature (its form checked) that does not recover to the sender for value = order.amountIn, deadline = order.deadline at the token's current nonce. */
 const checkPermit = (settings: GaslessSettings, signed: SignedOrder, signature: Hex, blockNumber: bigint): Effect.Effect<void, InvalidRequest | Unavailable, Tokens | Rpc> =>
   Effect.gen(function* () {
     const { order } = signed
