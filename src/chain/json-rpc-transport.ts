@@ -133,6 +133,15 @@ export const jsonRpcTransport = (endpoint: string, options: JsonRpcTransportOpti
     single(q.body).then(q.resolve, q.reject)
   }
 
+  /** A batched request settled by its own answer. */
+  const answerWith = (q: Queued, response: Response, answer: unknown) => {
+    try {
+      q.resolve(settle(response, answer, q.body))
+    } catch (error) {
+      q.reject(error)
+    }
+  }
+
   const batch = async (requests: readonly Queued[]): Promise<void> => {
     const first = id + 1
     id += requests.length
@@ -149,11 +158,7 @@ export const jsonRpcTransport = (endpoint: string, options: JsonRpcTransportOpti
       // a limit's or a fault's answer, per request when the endpoint wrote one each
       for (const [k, q] of requests.entries()) {
         const own = Array.isArray(answer) ? answer.find((a) => (a as { id?: unknown } | null)?.id === first + k) : undefined
-        try {
-          q.resolve(settle(response, own ?? answer, q.body))
-        } catch (error) {
-          q.reject(error)
-        }
+        answerWith(q, response, own ?? answer)
       }
       return
     }
@@ -167,15 +172,8 @@ export const jsonRpcTransport = (endpoint: string, options: JsonRpcTransportOpti
     for (const [k, q] of requests.entries()) {
       const own = byId.get(first + k)
       // a request the endpoint left out of its answer is asked again alone
-      if (own === undefined) {
-        alone(q)
-        continue
-      }
-      try {
-        q.resolve(settle(response, own, q.body))
-      } catch (error) {
-        q.reject(error)
-      }
+      if (own === undefined) alone(q)
+      else answerWith(q, response, own)
     }
   }
 
