@@ -160,6 +160,19 @@ export async function run(): Promise<Measurement[]> {
   }
 }
 
+/** One /swap on `server`, answered 200 (else thrown, naming `what`): its latency, ms. */
+const timedSwap = async (server: BuildServer, body: Record<string, string>, what: string): Promise<number> => {
+  const started = performance.now()
+  const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/swap`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-api-key": server.keys[0]! },
+    body: JSON.stringify(body),
+  })
+  await res.arrayBuffer()
+  if (res.status !== 200) throw new Error(`/swap answered ${res.status} ${what}`)
+  return performance.now() - started
+}
+
 /**
  * /quote with every amount new on this build and on the one at `baseRoot`, each served from a
  * child process over this devnet, beside bare Bun.serve; then /swap on both: BUILD_ROUNDS
@@ -286,15 +299,8 @@ const compareBuilds = async (
       for (const [i, s] of servers.entries()) {
         for (let k = 0; k < COUNTED_SWAPS; k++) {
           const trade = trades[k % trades.length]!
-          const started = performance.now()
-          const res = await fetch(`http://127.0.0.1:${s.server.port}/api/v1/swap`, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-api-key": s.server.keys[0]! },
-            body: JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + 104_729n * BigInt(++nth)).toString(), sender: testAccounts[5]!.address }),
-          })
-          await res.arrayBuffer()
-          if (res.status !== 200) throw new Error(`/swap answered ${res.status} one at a time (${s.label})`)
-          single[i]!.push(performance.now() - started)
+          const amountIn = BigInt(trade.amountIn) + 104_729n * BigInt(++nth)
+          single[i]!.push(await timedSwap(s.server, { ...trade, amountIn: amountIn.toString(), sender: testAccounts[5]!.address }, `one at a time (${s.label})`))
         }
       }
     }
@@ -356,18 +362,12 @@ const overRemoteNode = async (
       for (const [i, server] of servers.entries()) {
         for (let k = 0; k < COUNTED_SWAPS; k++) {
           const trade = trades[k % trades.length]!
+          const amountIn = BigInt(trade.amountIn) + 15_485_863n * BigInt(++nth)
           const before = requests
-          const started = performance.now()
-          const res = await fetch(`http://127.0.0.1:${server.port}/api/v1/swap`, {
-            method: "POST",
-            headers: { "content-type": "application/json", "x-api-key": server.keys[0]! },
-            body: JSON.stringify({ ...trade, amountIn: (BigInt(trade.amountIn) + 15_485_863n * BigInt(++nth)).toString(), sender: testAccounts[6]!.address }),
-          })
-          await res.arrayBuffer()
-          if (res.status !== 200) throw new Error(`/swap answered ${res.status} over the remote node (${labels[i]})`)
+          const ms = await timedSwap(server, { ...trade, amountIn: amountIn.toString(), sender: testAccounts[6]!.address }, `over the remote node (${labels[i]})`)
           // the first round lets each build learn its route shapes and tokens, as beside the node
           if (round > 0) {
-            latencies[i]!.push(performance.now() - started)
+            latencies[i]!.push(ms)
             requestsPerSwap[i]!.push(requests - before)
           }
         }
