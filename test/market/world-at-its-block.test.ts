@@ -6,12 +6,15 @@
 // chain read directly at the World's block. The market reads the chain through a relay
 // that can hold its answer to eth_blockNumber or eth_getLogs while a real swap is mined:
 // the block after the one the step is reading then exists on the chain, and the World of
-// that step must not hold it.
+// that step must not hold it. In front of that relay, a node proxy can play the endpoint
+// down (HTTP 503) and cap eth_getLogs' block range: the market cut off while hundreds
+// of blocks are mined, some of them swapping, must catch up in one step to the head
+// with every pool's state at the head.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test"
 import { Effect, Fiber, ManagedRuntime, Stream } from "effect"
 import { getAddress, parseAbi, type Address, type Hex } from "viem"
 import { Rpc } from "../../src/chain/index.ts"
-import { devnetClient, manifestVenue, poolKind, type DevnetClient, type ManifestPool } from "../../src/devnet/index.ts"
+import { devnetClient, manifestVenue, poolKind, startNodeProxy, type DevnetClient, type ManifestPool, type NodeProxy } from "../../src/devnet/index.ts"
 import { MarketState } from "../../src/market/index.ts"
 import type { PoolState } from "../../src/amm/index.ts"
 import type { Tokens } from "../../src/tokens/index.ts"
@@ -24,6 +27,8 @@ const POOLS = 24
 let fixture: HistoryDevnet
 let client: DevnetClient
 let relay: ReturnType<typeof Bun.serve>
+/** between the market and the relay: an endpoint that can be down, or cap eth_getLogs' range */
+let proxy: NodeProxy
 let runtime: ManagedRuntime.ManagedRuntime<MarketState | Tokens | Rpc, unknown>
 /** every World the market published, in order */
 const published: World[] = []
@@ -127,11 +132,12 @@ beforeAll(async () => {
   fixture = await startHistoryDevnet({ pools: POOLS, blocks: 100, swaps: 0 })
   client = devnetClient(fixture.devnet.node.rpcUrl)
   relay = startRelay(fixture.devnet.node.rpcUrl)
+  proxy = await startNodeProxy(`http://127.0.0.1:${relay.port}`)
   const manifest = fixture.devnet.manifest
   // the market's own speed: it polls the head every 20 ms
   runtime = ManagedRuntime.make(
     marketLayer(
-      Rpc.layer(rpcConfig(manifest, [`http://127.0.0.1:${relay.port}`])),
+      Rpc.layer(rpcConfig(manifest, [proxy.url])),
       marketConfig(manifest, { executor: manifest.executor as Address, fromBlock: fixture.fromBlock }),
     ),
   )
@@ -143,6 +149,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (recorder !== undefined) await runtime.runPromise(Fiber.interrupt(recorder))
   await runtime?.dispose()
+  await proxy?.stop()
   relay?.stop(true)
   await fixture?.stop()
 })
@@ -219,6 +226,48 @@ describe("a World stamped N holds the pools' state at block N", () => {
       await expectWorldAtItsBlock(next)
     })
   }
+
+  test("the node cut while 600 blocks are mined, 3 of them swapping, then back with a 100-block getLogs cap: one World, at the head, with every pool's state there", async () => {
+    const staleness = () => runtime.runPromise(Effect.flatMap(MarketState, (m) => m.staleness))
+    const before = await awaitBlock(await head())
+    const from = published.length
+    proxy.setDown(true)
+    const swapped: bigint[] = []
+    try {
+      for (let i = 0; i < 100 && (await staleness()).consecutiveFailures === 0; i++) await Bun.sleep(20)
+      expect((await staleness()).failing).toBe(true)
+      swapped.push(await fixture.touchPools(POOLS))
+      await client.request({ method: "anvil_mine", params: ["0x12c"] } as never)
+      swapped.push(await fixture.touchPools(POOLS / 2))
+      await client.request({ method: "anvil_mine", params: ["0x12c"] } as never)
+      swapped.push(await fixture.touchPools(POOLS / 3))
+      await Bun.sleep(200)
+      // nothing published while the endpoint was down
+      expect(published.length).toBe(from)
+      proxy.resetCounts()
+      proxy.setLimits({ maxLogBlocks: 100 })
+    } finally {
+      proxy.setDown(false)
+    }
+    try {
+      const last = swapped[swapped.length - 1]!
+      expect(last - before.blockNumber).toBeGreaterThan(600n)
+      const w = await awaitBlock(last)
+      // one step from the block before the cut to the head: no World in between
+      expect(published.slice(from).map((p) => p.blockNumber)).toEqual([last])
+      expect(w.blockNumber).toBe(last)
+      // the first swaps of the cut moved every pool, and the World holds where all three left each
+      expect((await changedIn(swapped[0]!)).length).toBe(POOLS)
+      await expectWorldAtItsBlock(w)
+      // the range was walked within the cap: refused once, then windows of at most 100 blocks
+      const counts = proxy.counts()
+      expect(counts.rangeRefused).toBeGreaterThan(0)
+      expect(counts.byMethod.eth_getLogs).toBeGreaterThanOrEqual(6)
+      expect((await staleness()).failing).toBe(false)
+    } finally {
+      proxy.setLimits({})
+    }
+  }, 60_000)
 
   test("every World published while the tests ran held its own block's state", async () => {
     expect(published.length).toBeGreaterThan(10)
