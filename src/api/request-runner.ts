@@ -7,7 +7,9 @@
 // within a millisecond, long before a client's leaving could matter. So a request's
 // signal is asked for only when it is still running at a sweep, every WATCH_EVERY_MS:
 // a client that leaves interrupts its request within that time, and its slots come back.
-import { Cause, Effect, Exit, FiberId, Runtime, RuntimeFlags, type Fiber, type Scope } from "effect"
+// A request's fiber, and the fibers it forks, are resumed by requestScheduler.
+import { Cause, Effect, Exit, FiberId, FiberRef, FiberRefs, Runtime, RuntimeFlags, type Fiber, type Scope } from "effect"
+import { requestScheduler } from "./request-scheduler.ts"
 
 export const WATCH_EVERY_MS = 50
 
@@ -16,7 +18,7 @@ export const makeRequestRunner = (runtime: Runtime.Runtime<never>): Effect.Effec
   Effect.gen(function* () {
     const uninterruptible = Runtime.make({
       context: runtime.context,
-      fiberRefs: runtime.fiberRefs,
+      fiberRefs: FiberRefs.updateAs(runtime.fiberRefs, { fiberId: FiberId.none, fiberRef: FiberRef.currentScheduler, value: requestScheduler }),
       runtimeFlags: RuntimeFlags.disable(runtime.runtimeFlags, RuntimeFlags.Interruption),
     })
     const fork = Runtime.runFork(uninterruptible)
