@@ -3,10 +3,11 @@
 // later microtask, through a task runner made for that fiber: under load that
 // hop is about a fifth of the edge's CPU per /quote (bench api-edge). A request
 // fiber resumed from outside any fiber (a promise's or a timer's callback, with
-// nothing else running) runs there at once instead. Everything else goes to the default scheduler: a fiber resumed by
-// another fiber, a fiber giving up its turn, a resume while a task of this
-// scheduler runs. So no run nests in another, and a long program still yields
-// to the event loop as any other fiber does.
+// nothing else running) runs there at once instead. Everything else goes to the
+// default scheduler: a fiber resumed by another fiber, a fiber giving up its
+// turn, a resume while a task of this scheduler runs. So no run nests in
+// another, and a long program still yields to the event loop as any other
+// fiber does.
 import { Fiber, Option, Scheduler } from "effect"
 
 /** a task of this scheduler is running (on this thread: there is one) */
